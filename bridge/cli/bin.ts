@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { runProcess } from "./main.js";
+
+void runProcess();

@@ -1,0 +1,32 @@
+/** What every CLI command receives, and the error type for exit-2 failures. */
+import type { Readable, Writable } from "node:stream";
+
+export interface CliIo {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+export interface CliContext {
+  io: CliIo;
+  /** Global flags taken before the command (`--home`, `--mcp-url`, `--base-url`, `--pack`, `--timeout-ms`). */
+  globalFlags: Record<string, string>;
+}
+
+/** A failure reported as exactly one stderr line `evidence-bridge: <message>` with the given exit code. */
+export class CliError extends Error {
+  override readonly name = "CliError";
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
+}
+
+export interface CliCommand {
+  /** Usage text printed by `--help`. */
+  help: string;
+  run(args: string[], ctx: CliContext): Promise<number>;
+}

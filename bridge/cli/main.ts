@@ -1,0 +1,137 @@
+/**
+ * The `evidence-bridge` entry point. With no command it serves MCP over stdio; otherwise it dispatches to one
+ * lazily loaded command module, so each command loads only what it needs (cold start stays fast).
+ */
+import { CliError, type CliCommand, type CliContext, type CliIo } from "./context.js";
+
+/**
+ * Command table: `group sub` → [module file under ./commands, exported name]. Each export has `help` and `run`.
+ * Modules are imported only when their command runs.
+ */
+const COMMANDS: Record<string, readonly [file: string, name: string]> = {
+  "capsule verify": ["capsule-verify", "default"],
+  "capsule build": ["capsule-build", "default"],
+  "capsule list": ["capsule-store", "list"],
+  "capsule open": ["capsule-store", "open"],
+  "capsule export": ["capsule-store", "exportCmd"],
+  "capsule import": ["capsule-store", "importCmd"],
+  "pack verify": ["pack", "verify"],
+  "pack match": ["pack", "match"],
+  "keys init": ["keys", "init"],
+  "keys show": ["keys", "show"],
+  "index validate": ["index-cmd", "validate"],
+  "index export": ["index-cmd", "exportCmd"],
+  "readings check-ledger": ["readings", "checkLedger"],
+  feed: ["feed", "default"],
+  "review list": ["review", "list"],
+  "review show": ["review", "show"],
+  "review approve": ["review", "approve"],
+  "review reject": ["review", "reject"],
+  "review defer": ["review", "defer"],
+  "review log": ["review", "log"],
+  "review export": ["review", "exportCmd"],
+  "review verify-export": ["review", "verifyExport"],
+  doctor: ["doctor", "default"],
+  serve: ["serve", "default"],
+};
+
+async function load(key: string): Promise<CliCommand> {
+  const [file, name] = COMMANDS[key];
+  let mod: Record<string, CliCommand>;
+  try {
+    mod = (await import(`./commands/${file}.js`)) as Record<string, CliCommand>;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND" && String((e as Error).message).includes(`commands/${file}.js`)) {
+      throw new CliError(`command '${key}' is not available in this build`);
+    }
+    throw e;
+  }
+  const command = mod[name];
+  if (!command) throw new CliError(`command '${key}' is not available in this build`);
+  return command;
+}
+
+/** Global flags accepted before the command; they feed the one configuration object (src/config.ts). */
+const GLOBAL_FLAGS = new Set(["home", "mcp-url", "base-url", "pack", "timeout-ms"]);
+
+const USAGE = `usage: evidence-bridge [global flags] [command] [args]
+
+With no command, serves MCP over stdio (what desktop MCP clients launch).
+
+Global flags: --home DIR, --mcp-url URL, --base-url URL, --pack FILE, --timeout-ms N
+
+Commands:
+${[...new Set(Object.keys(COMMANDS))].map((c) => `  ${c}`).join("\n")}
+
+Run 'evidence-bridge COMMAND --help' for a command's usage.
+`;
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const globalFlags: Record<string, string> = {};
+  let i = 0;
+  while (i < argv.length && argv[i].startsWith("--")) {
+    const arg = argv[i];
+    if (arg === "--help" || arg === "-h") {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    if (arg === "--version") {
+      io.stdout.write(`${await packageVersion()}\n`);
+      return 0;
+    }
+    const eq = arg.indexOf("=");
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    if (!GLOBAL_FLAGS.has(name)) throw new CliError(`unknown global flag --${name} (see --help)`);
+    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined || (eq === -1 && value.startsWith("--"))) {
+      throw new CliError(`--${name}: a value is required`);
+    }
+    globalFlags[name] = value;
+    i++;
+  }
+  const rest = argv.slice(i);
+  const ctx: CliContext = { io, globalFlags };
+  if (rest.length === 0) return (await load("serve")).run([], ctx);
+  const two = `${rest[0]} ${rest[1] ?? ""}`;
+  const key = COMMANDS[two] ? two : COMMANDS[rest[0]] && !rest[0].includes(" ") ? rest[0] : undefined;
+  if (key === undefined) {
+    const group = Object.keys(COMMANDS).filter((c) => c.startsWith(`${rest[0]} `));
+    if (group.length > 0 && (rest[1] === undefined || rest[1] === "--help" || rest[1] === "-h")) {
+      io.stdout.write(`usage: evidence-bridge ${rest[0]} <${group.map((g) => g.split(" ")[1]).join("|")}> ...\n`);
+      return rest[1] === undefined ? 2 : 0;
+    }
+    throw new CliError(`unknown command: ${rest.slice(0, 2).join(" ")} (see --help)`);
+  }
+  const args = rest.slice(key.split(" ").length);
+  const command = await load(key);
+  if (args.includes("--help") || args.includes("-h")) {
+    io.stdout.write(command.help.endsWith("\n") ? command.help : `${command.help}\n`);
+    return 0;
+  }
+  return command.run(args, ctx);
+}
+
+async function packageVersion(): Promise<string> {
+  const { readFileSync } = await import("node:fs");
+  const url = new URL("../../../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
+}
+
+/** One-line error text: never a stack, never more than one line. */
+export function oneLine(message: string): string {
+  return message.replace(/[\r\n]+/g, " ").trim();
+}
+
+/** Runs the CLI for this process: one stderr line and exit 2 (or the error's code) on failure. */
+export async function runProcess(): Promise<void> {
+  const io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+  let code: number;
+  try {
+    code = await main(process.argv.slice(2), io);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    process.stderr.write(`evidence-bridge: ${oneLine(message)}\n`);
+    code = e instanceof CliError ? e.exitCode : 2;
+  }
+  process.exitCode = code;
+}
