@@ -1,0 +1,51 @@
+/**
+ * `npm run bench`: runs every benchmark module that exists in this build and prints one table.
+ * `npm run bench -- NAME...` runs only the named groups.
+ */
+import { cpus, totalmem } from "node:os";
+import { printTable, type BenchResult } from "./harness.js";
+
+/** Group name → [module file, exported function]. A group whose module is absent is reported and skipped. */
+const GROUPS: Record<string, readonly [string, string]> = {
+  json: ["./json.bench.js", "benchJson"],
+  verify: ["./verify.bench.js", "benchVerify"],
+  build: ["./capsule-build.bench.js", "benchCapsuleBuild"],
+  pack: ["./pack-match.bench.js", "benchPackMatch"],
+  store: ["./store.bench.js", "benchStore"],
+  feed: ["./feed.bench.js", "benchFeed"],
+  regional: ["./regional.bench.js", "benchRegional"],
+  mcp: ["./mcp.bench.js", "benchMcp"],
+};
+
+async function runGroups(names: string[]): Promise<void> {
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  process.stdout.write(
+    `machine: ${cpu}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, ${process.platform}/${process.arch}\n\n`,
+  );
+  const rows: BenchResult[] = [];
+  for (const name of names) {
+    const [file, fn] = GROUPS[name];
+    let mod: Record<string, () => Promise<BenchResult[]>>;
+    try {
+      mod = (await import(file)) as typeof mod;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND") {
+        process.stderr.write(`bench: group '${name}' is not built yet (${file} missing); skipped\n`);
+        continue;
+      }
+      throw e;
+    }
+    process.stderr.write(`bench: running ${name}...\n`);
+    rows.push(...(await mod[fn]()));
+  }
+  printTable(rows);
+}
+
+const requested = process.argv.slice(2);
+const unknown = requested.filter((n) => !(n in GROUPS));
+if (unknown.length > 0) {
+  process.stderr.write(`bench: unknown group(s): ${unknown.join(", ")}; known: ${Object.keys(GROUPS).join(", ")}\n`);
+  process.exitCode = 2;
+} else {
+  await runGroups(requested.length > 0 ? requested : Object.keys(GROUPS));
+}
