@@ -5,6 +5,35 @@
  * These are types only: validation lives in `schema.ts` (shapes) and `consistency.ts` (pack recomputation).
  */
 
+// The provenance vocabulary and hypothesis shapes are defined once, next to the matcher, and re-exported here.
+export {
+  DIMENSIONS,
+  IOC_KINDS,
+  MATCH_TYPES,
+  RELIABILITIES,
+  SOURCE_KINDS,
+  SPECIFICITIES,
+  SUPPORT_LEVELS,
+} from "../../src/pack/vocabulary.js";
+export type {
+  Dimension,
+  IocKind,
+  MatchType,
+  Reliability,
+  SourceKind,
+  Specificity,
+  SupportLevel,
+} from "../../src/pack/vocabulary.js";
+export type {
+  Abstentions,
+  ExternalObservation,
+  Hypothesis,
+  MatchedIndicator,
+  TypologySource,
+} from "../../src/pack/types.js";
+import type { Abstentions, Hypothesis } from "../../src/pack/types.js";
+import type { IocKind } from "../../src/pack/vocabulary.js";
+
 export const TIERS = ["CLEAN", "WATCH", "LIKELY_SCAM", "CONFIRMED_PATTERN"] as const;
 export type Tier = (typeof TIERS)[number];
 
@@ -13,34 +42,6 @@ export type DetectorFamily = (typeof DETECTOR_FAMILIES)[number];
 
 export const SIGNAL_FAMILIES = ["WEAK", "RATE", "ACCOUNT", "MECHANIC", "COUNTERFEIT", "GAMBLING", "SUPPRESS", "VETO"] as const;
 export type SignalFamily = (typeof SIGNAL_FAMILIES)[number];
-
-export const IOC_KINDS = ["handles", "phones", "channels", "wallets", "emails", "urls"] as const;
-export type IocKind = (typeof IOC_KINDS)[number];
-
-export const DIMENSIONS = ["laundering_mechanism", "operating_ecosystem", "predicate_offence"] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
-
-export const SUPPORT_LEVELS = ["TYPOLOGY_MATCH", "CORROBORATED_LEAD", "DIRECT_LINK"] as const;
-export type SupportLevel = (typeof SUPPORT_LEVELS)[number];
-
-export const SPECIFICITIES = ["low", "medium", "high"] as const;
-export type Specificity = (typeof SPECIFICITIES)[number];
-
-export const SOURCE_KINDS = [
-  "authoritative",
-  "blockchain_analytics",
-  "financial_institution",
-  "public_osint",
-  "local_history",
-  "user_supplied",
-] as const;
-export type SourceKind = (typeof SOURCE_KINDS)[number];
-
-export const MATCH_TYPES = ["context", "behavior", "entity", "exact_ioc"] as const;
-export type MatchType = (typeof MATCH_TYPES)[number];
-
-export const RELIABILITIES = ["reported", "derived", "direct"] as const;
-export type Reliability = (typeof RELIABILITIES)[number];
 
 export const SURFACES = [
   "private_submission",
@@ -139,59 +140,6 @@ export interface IntelligencePackRef {
   publisher: string;
   sha256: string;
 }
-
-/** §2.8 / §4.3 one matched indicator. */
-export interface MatchedIndicator {
-  id: string;
-  label: string;
-  evidence_class: string;
-  specificity: Specificity;
-  term_hits: string[];
-  signal_hits: string[];
-}
-
-/** §2.8 / §4.5 one external observation (all strings, `""` defaults). */
-export interface ExternalObservation {
-  typology_id: string;
-  evidence_class: string;
-  source_id: string;
-  source_group: string;
-  source_kind: SourceKind;
-  match_type: MatchType;
-  summary: string;
-  reliability: Reliability;
-  artifact_uri: string;
-  observed_at: string;
-  /** An IOC kind for `exact_ioc`, else `""`. */
-  matched_ioc_kind: IocKind | "";
-  matched_ioc_value: string;
-}
-
-/** §2.8 one typology source as copied from the pack. */
-export interface TypologySource {
-  id: string;
-  publisher: string;
-  title: string;
-  published_at: string;
-  url: string;
-}
-
-/** §2.8 `hypotheses[]`. */
-export interface Hypothesis {
-  typology_id: string;
-  dimension: Dimension;
-  label: string;
-  support_level: SupportLevel;
-  matched_indicators: MatchedIndicator[];
-  external_observations: ExternalObservation[];
-  independent_backers: number;
-  evidence_classes: string[];
-  typology_sources: TypologySource[];
-  limitations: string[];
-}
-
-/** §4.9 `abstentions`: a subset of the three dimensions. */
-export type Abstentions = Partial<Record<Dimension, string>>;
 
 /** The whole assessment (§2.2, exactly 13 keys). */
 export interface Assessment {
