@@ -48,7 +48,7 @@ export interface PrivateValues {
 export const HEX_WINDOW = 16;
 /** A compacted IOC shorter than this is not searched in compact form (too unspecific). */
 const COMPACT_MIN = 8;
-const SEPARATORS = /[\s\-.()/_]/gu;
+const SEPARATORS = /[\s\-+.()/_]/gu;
 const HEX_RUN = /[0-9a-f]{16,}/g;
 const SAFE_NAME = /^[a-z_][a-z0-9_]{0,63}$/;
 

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import type { Assessment } from "../../../capsules/assessment/types.js";
+import { collectPrivateValues, guardCandidate } from "../../../capsules/candidates/leak-guard.js";
+import { describeShared, readShared } from "../../helpers/shared.js";
+
+function example(name: string): Assessment {
+  return JSON.parse(readShared("data/bridge-examples/valid", `${name}.json`).toString("utf8")) as Assessment;
+}
+
+function expectHit(candidate: unknown, a: Assessment, kind: string, path: string, secret: string): void {
+  const r = guardCandidate(candidate, collectPrivateValues(a));
+  expect(r.ok).toBe(false);
+  if (r.ok) return;
+  expect(r.reason).toContain(`${kind} in ${path}`);
+  expect(r.reason.toLowerCase()).not.toContain(secret.toLowerCase());
+}
+
+describeShared("leak guard", () => {
+  const a01 = example("01-mule-account-rental-hinglish");
+  const a03 = example("03-usdt-inr-kitchen-sink-iocs");
+  const a13 = example("13-wildlife-ivory-en");
+  const a32 = example("32-ext-wildlife-corroborated-lead");
+
+  it("passes a candidate that holds none of the private values", () => {
+    const r = guardCandidate({ origin_answer: "No source attribution can be made.", n: 3, list: ["x", { y: "z" }] }, collectPrivateValues(a03));
+    expect(r).toEqual({ ok: true });
+  });
+
+  it("finds every exact IOC value of the detector, case-insensitively", () => {
+    for (const [kind, values] of Object.entries(a03.detector.iocs)) {
+      for (const v of values ?? []) {
+        expectHit({ origin_answer: `see ${v.toUpperCase()} now` }, a03, "ioc_value", "candidate.origin_answer", v);
+      }
+      expect(kind).toBeTruthy();
+    }
+  });
+
+  it("finds an IOC hidden with confusable or invisible characters (matcher normalisation)", () => {
+    // Cyrillic small a (U+0430) instead of Latin a, and a zero-width space inside the handle.
+    expectHit({ label: "@rent\u0430cc_desk" }, a01, "ioc_value", "candidate.label", "@rentacc_desk");
+    expectHit({ label: "@rentacc\u200b_desk" }, a01, "ioc_value", "candidate.label", "@rentacc_desk");
+  });
+
+  it("finds a phone number written without its separators", () => {
+    expectHit({ x: ["call 919876543210"] }, a01, "ioc_value", "candidate.x[0]", "+91 98765 43210");
+  });
+
+  it("finds the message hash, also upper-cased and as a 16-character window", () => {
+    const h = a01.message_sha256;
+    expectHit({ a: h }, a01, "message_sha256", "candidate.a", h);
+    expectHit({ a: `id ${h.toUpperCase()}` }, a01, "message_sha256", "candidate.a", h);
+    expectHit({ a: `prefix ${h.slice(20, 36)} suffix` }, a01, "message_sha256", "candidate.a", h.slice(20, 36));
+    expect(guardCandidate({ a: h.slice(20, 35) }, collectPrivateValues(a01)).ok).toBe(true);
+  });
+
+  it("finds matched fragments, observation summaries, URIs and source groups", () => {
+    expectHit({ t: "offer of Elephant ivory here" }, a13, "matched_term", "candidate.t", "Elephant ivory");
+    const o = a32.hypotheses[0].external_observations[0];
+    expectHit({ s: o.summary }, a32, "observation_summary", "candidate.s", o.summary);
+    expectHit({ s: o.artifact_uri }, a32, "observation_uri", "candidate.s", o.artifact_uri);
+    expectHit({ s: `group ${o.source_group}` }, a32, "observation_source", "candidate.s", o.source_group);
+  });
+
+  it("finds the pseudonym of a non-public surface, and allows it for public_channel + public", () => {
+    expectHit({ collection: { source_pseudonym: a01.collection.source_pseudonym } }, a01, "source_pseudonym",
+      "candidate.collection.source_pseudonym", a01.collection.source_pseudonym);
+    expect(a13.collection.surface).toBe("public_channel");
+    expect(guardCandidate({ p: a13.collection.source_pseudonym }, collectPrivateValues(a13))).toEqual({ ok: true });
+  });
+
+  it("searches member names and never echoes them, in plain objects and in Maps", () => {
+    const v = "@rentacc_desk";
+    expectHit({ outer: { [v]: "x" } }, a01, "ioc_value", "a member name of candidate.outer", v);
+    const r = guardCandidate(new Map([["outer", new Map([[v, new Map([["inner", v]])]])]]), collectPrivateValues(a01));
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.reason).toContain("ioc_value in a member name of candidate.outer");
+      expect(r.reason).toContain("ioc_value in candidate.outer.<member>.inner");
+      expect(r.reason).not.toContain("rentacc");
+    }
+  });
+
+  it("reports several kinds at once without the values", () => {
+    const r = guardCandidate({ a: a03.detector.iocs.emails![0], b: [a03.message_sha256] }, collectPrivateValues(a03));
+    expect(r).toEqual({ ok: false, reason: "leak guard: ioc_value in candidate.a; message_sha256 in candidate.b[0]" });
+  });
+});
+
+describe("leak guard on a minimal assessment", () => {
+  it("ignores empty private values (an empty pseudonym matches nothing)", () => {
+    const a = {
+      message_sha256: "a".repeat(64),
+      detector: { iocs: {}, signals: [] },
+      threat_assessment: { findings: [] },
+      collection: { surface: "private_submission", authorization: "user_submitted", source_pseudonym: "" },
+      market_rate: { warnings: [] },
+      hypotheses: [],
+    } as unknown as Assessment;
+    expect(guardCandidate({ s: "anything at all" }, collectPrivateValues(a))).toEqual({ ok: true });
+  });
+});
