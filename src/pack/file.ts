@@ -1,0 +1,36 @@
+/** Reading a pack file from disk with the §3.2 P1 bound (never more than 1 MiB + 1 bytes are read). */
+import { closeSync, openSync, readSync } from "node:fs";
+import { PackError } from "./errors.js";
+import { loadPack, MAX_PACK_BYTES } from "./load.js";
+import type { IntelligencePack } from "./types.js";
+
+/** Reads at most MAX_PACK_BYTES + 1 bytes; more is a `size` failure, a read error is a `read` failure. */
+export function readPackBytes(file: string): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (e) {
+    throw new PackError("pack", "read", `cannot read intelligence pack ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  try {
+    const buf = Buffer.alloc(MAX_PACK_BYTES + 1);
+    let total = 0;
+    for (;;) {
+      const n = readSync(fd, buf, total, buf.length - total, null);
+      if (n === 0) break;
+      total += n;
+      if (total > MAX_PACK_BYTES) throw new PackError("pack", "size", "intelligence pack exceeds the 1 MiB limit");
+    }
+    return buf.subarray(0, total);
+  } catch (e) {
+    if (e instanceof PackError) throw e;
+    throw new PackError("pack", "read", `cannot read intelligence pack ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads and loads a pack file. */
+export function loadPackFile(file: string): IntelligencePack {
+  return loadPack(readPackBytes(file));
+}

@@ -1,0 +1,168 @@
+/**
+ * Fail-closed loading of `intelligence-pack-v1.json` (assessment-v1 §3.2): size limit, strict UTF-8 and strict JSON
+ * with duplicate keys rejected, the complete §3.1 validation before anything is exposed, digest over the raw bytes.
+ * The result is deeply frozen.
+ */
+import { sha256Hex } from "../hash.js";
+import { JsonLoadError, parseStrictJson } from "../json/parse.js";
+import { toPlain, type Plain } from "../json/plain.js";
+import { indexPath, isJsonFloat, memberPath, type JsonValue } from "../json/value.js";
+import { joinPath, PackError } from "./errors.js";
+import { checkPackRules } from "./rules.js";
+import { packSchema, type RawPack } from "./schema.js";
+import type { IntelligencePack, PackIndicator, PackSource, PackTypology } from "./types.js";
+
+/** §3.2 P1: more than this many bytes is rejected. */
+export const MAX_PACK_BYTES = 1_048_576;
+
+const ROOT = "pack";
+
+/** §3.2 P5: lowercase hex SHA-256 over the raw file bytes (never a re-serialisation). */
+export function packDigest(bytes: Uint8Array): string {
+  return sha256Hex(bytes);
+}
+
+/** Parses and validates pack bytes; throws {@link PackError} naming the path and the rule. */
+export function loadPack(bytes: Uint8Array): IntelligencePack {
+  if (bytes.length > MAX_PACK_BYTES) {
+    throw new PackError(ROOT, "size", "intelligence pack exceeds the 1 MiB limit");
+  }
+  let doc: JsonValue;
+  try {
+    doc = parseStrictJson(bytes, { maxBytes: MAX_PACK_BYTES, rootPath: ROOT });
+  } catch (e) {
+    if (e instanceof JsonLoadError) throw new PackError(e.path ?? ROOT, `json:${e.rule}`, stripPath(e.message, e.path));
+    throw e;
+  }
+  rejectFloats(doc, ROOT);
+  const plain = toPlain(doc);
+  const parsed = packSchema.safeParse(plain);
+  if (!parsed.success) throw issueToError(parsed.error.issues[0], plain);
+  const warnings = checkPackRules(parsed.data);
+  return freezePack(parsed.data, packDigest(bytes), bytes.length, warnings);
+}
+
+function stripPath(message: string, path: string | undefined): string {
+  return path !== undefined && message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message;
+}
+
+/** No pack field is a float: reject any float lexeme (`2.0` is not the integer 2). */
+function rejectFloats(v: JsonValue, path: string): void {
+  if (isJsonFloat(v)) throw new PackError(path, "type", "floats are not allowed in a pack (expected an integer or a string)");
+  if (Array.isArray(v)) v.forEach((x, i) => rejectFloats(x, indexPath(path, i)));
+  else if (v instanceof Map) for (const [k, x] of v) rejectFloats(x, memberPath(path, k));
+}
+
+interface Issue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  expected?: string;
+  keys?: string[];
+  origin?: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  values?: unknown[];
+  params?: Record<string, unknown>;
+}
+
+function kindOfPlain(v: Plain | undefined): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
+  return typeof v;
+}
+
+function lookup(root: Plain, path: readonly PropertyKey[]): { parent: Plain | undefined; value: Plain | undefined } {
+  let parent: Plain | undefined;
+  let cur: Plain | undefined = root;
+  for (const seg of path) {
+    parent = cur;
+    if (cur === null || typeof cur !== "object") return { parent, value: undefined };
+    const record = cur as Record<string, Plain>;
+    cur = Object.prototype.hasOwnProperty.call(record, seg as string) ? record[seg as string] : undefined;
+  }
+  return { parent, value: cur };
+}
+
+/** Turns the first zod issue into a {@link PackError} with the JSON path and a rule name. */
+function issueToError(issue: Issue, input: Plain): PackError {
+  const path = joinPath(ROOT, issue.path);
+  switch (issue.code) {
+    case "unrecognized_keys": {
+      const key = issue.keys?.[0] ?? "";
+      return new PackError(joinPath(ROOT, [...issue.path, key]), "unknown-field", "unknown field");
+    }
+    case "invalid_type": {
+      const { value } = lookup(input, issue.path);
+      if (value === undefined) return new PackError(path, "missing-field", "required field is missing");
+      const expected = issue.expected === "int" ? "an integer" : issue.expected === "object" ? "an object" : `a ${issue.expected}`;
+      return new PackError(path, "type", `expected ${expected}, got ${kindOfPlain(value)}`);
+    }
+    case "too_big":
+      return issue.origin === "array"
+        ? new PackError(path, "max-items", `must have at most ${issue.maximum} items`)
+        : new PackError(path, "range", `must be at most ${issue.maximum}`);
+    case "too_small":
+      return issue.origin === "array"
+        ? new PackError(path, "min-items", `must have at least ${issue.minimum} item${issue.minimum === 1 ? "" : "s"}`)
+        : new PackError(path, "range", `must be at least ${issue.minimum}`);
+    case "invalid_value":
+      return new PackError(path, "enum", `must be one of ${(issue.values ?? []).map(String).join(", ")}`);
+    case "custom":
+      return new PackError(path, String(issue.params?.rule ?? "invalid"), issue.message);
+    default:
+      return new PackError(path, issue.code, issue.message);
+  }
+}
+
+function freezeIndicator(i: RawPack["typologies"][number]["indicators"][number]): PackIndicator {
+  return Object.freeze({
+    id: i.id,
+    label: i.label,
+    evidence_class: i.evidence_class,
+    specificity: i.specificity,
+    any_terms: Object.freeze([...(i.any_terms ?? [])]),
+    all_terms: Object.freeze([...(i.all_terms ?? [])]),
+    any_signals: Object.freeze([...(i.any_signals ?? [])]),
+    all_signals: Object.freeze([...(i.all_signals ?? [])]),
+  });
+}
+
+function freezePack(raw: RawPack, sha256: string, size: number, warnings: string[]): IntelligencePack {
+  const sources: PackSource[] = raw.sources.map((s) =>
+    Object.freeze({ id: s.id, publisher: s.publisher, title: s.title, published_at: s.published_at, url: s.url }),
+  );
+  const typologies: PackTypology[] = raw.typologies.map((t) =>
+    Object.freeze({
+      id: t.id,
+      dimension: t.dimension,
+      label: t.label,
+      description: t.description,
+      minimum_indicators: t.minimum_indicators,
+      minimum_specificity: t.minimum_specificity,
+      source_refs: Object.freeze([...t.source_refs]),
+      limitations: Object.freeze([...t.limitations]),
+      indicators: Object.freeze(t.indicators.map(freezeIndicator)),
+    }),
+  );
+  return Object.freeze({
+    schema: raw.schema,
+    version: raw.version,
+    generated_at: raw.generated_at,
+    publisher: Object.freeze({ name: raw.publisher.name, project_url: raw.publisher.project_url }),
+    method: Object.freeze({
+      summary: raw.method.summary,
+      support_levels: Object.freeze([...raw.method.support_levels]),
+      principles: Object.freeze([...raw.method.principles]),
+    }),
+    sources: Object.freeze(sources),
+    typologies: Object.freeze(typologies),
+    sha256,
+    size,
+    sourceById: new Map(sources.map((s) => [s.id, s])),
+    typologyById: new Map(typologies.map((t) => [t.id, t])),
+    warnings: Object.freeze([...warnings]),
+  });
+}
