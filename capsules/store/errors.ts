@@ -1,0 +1,20 @@
+/** Store errors: one precise line naming the capsule id (never a message hash, IOC or text) and the rule. */
+export type StoreErrorCode =
+  | "no-store"
+  | "not-found"
+  | "ambiguous"
+  | "invalid-id"
+  | "mismatch"
+  | "conflict"
+  | "integrity"
+  | "too-large";
+
+export class StoreError extends Error {
+  override readonly name = "StoreError";
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

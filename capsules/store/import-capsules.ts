@@ -1,0 +1,109 @@
+/**
+ * `capsule import`: capsules received from elsewhere are read (bounded), strictly loaded, verified with our
+ * verifier, and only then sealed into the store. All files are checked before anything is written, so one
+ * file that is not JSON, does not verify, or conflicts with a stored capsule refuses the whole call, names
+ * that file, and leaves the disk unchanged.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import { CapsuleLoadError, loadCapsuleBytes } from "../capsule/load.js";
+import { CAPSULE_MAX_BYTES } from "../capsule/limits.js";
+import { verifyCapsule } from "../capsule/verify.js";
+import type { PutResult, SealedStore } from "./store.js";
+
+export class ImportError extends Error {
+  override readonly name = "ImportError";
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+  }
+}
+
+export interface ImportCandidate {
+  file: string;
+  bytes: Uint8Array;
+  contentSha256: string;
+}
+
+export interface ImportOptions {
+  /** Directory that path artifacts are confined to (passed to the verifier). */
+  artifactRoot?: string;
+}
+
+function readBounded(file: string): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (e) {
+    throw new ImportError(file, `capsule cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    while (total <= CAPSULE_MAX_BYTES) {
+      const buf = Buffer.allocUnsafe(Math.min(1 << 20, CAPSULE_MAX_BYTES + 1 - total));
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      chunks.push(buf.subarray(0, n));
+      total += n;
+    }
+  } catch (e) {
+    throw new ImportError(file, `capsule cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+  if (total > CAPSULE_MAX_BYTES) throw new ImportError(file, "capsule exceeds the v1 byte limit");
+  return Buffer.concat(chunks, total);
+}
+
+/** Reads, loads and verifies one capsule file; throws {@link ImportError} naming the file. */
+export function readImportCandidate(file: string, opts: ImportOptions = {}): ImportCandidate {
+  const bytes = readBounded(file);
+  let envelope;
+  try {
+    envelope = loadCapsuleBytes(bytes);
+  } catch (e) {
+    if (e instanceof CapsuleLoadError) throw new ImportError(file, `not a capsule file: ${e.message}`);
+    throw e;
+  }
+  const report = verifyCapsule(envelope, { artifactRoot: opts.artifactRoot });
+  if (!report.ok) throw new ImportError(file, `capsule does not verify: ${report.errors.join("; ") || "see 'evidence-bridge capsule verify'"}`);
+  const id = envelope.get("content_sha256");
+  if (typeof id !== "string") throw new ImportError(file, "capsule does not verify: content_sha256 is missing");
+  return { file, bytes, contentSha256: id };
+}
+
+/**
+ * Checks candidates against each other and the store (same id with different bytes is refused), then seals
+ * them all. Returns one result per distinct capsule, in input order.
+ */
+export function importCandidates(
+  store: SealedStore,
+  candidates: readonly ImportCandidate[],
+  onProgress?: (done: number, total: number) => void,
+): (PutResult & { file: string })[] {
+  const unique = new Map<string, ImportCandidate>();
+  for (const c of candidates) {
+    const seen = unique.get(c.contentSha256);
+    if (seen === undefined) unique.set(c.contentSha256, c);
+    else if (Buffer.compare(Buffer.from(seen.bytes), Buffer.from(c.bytes)) !== 0) {
+      throw new ImportError(c.file, `capsule ${c.contentSha256} has different bytes than ${seen.file} (same content_sha256)`);
+    }
+  }
+  for (const c of unique.values()) {
+    if (store.hasCapsule(c.contentSha256) && Buffer.compare(Buffer.from(store.getCapsule(c.contentSha256)), Buffer.from(c.bytes)) !== 0) {
+      throw new ImportError(c.file, `capsule ${c.contentSha256} is already stored with different bytes; the stored copy is kept`);
+    }
+  }
+  const list = [...unique.values()];
+  const out: (PutResult & { file: string })[] = [];
+  const BATCH = 64;
+  for (let i = 0; i < list.length; i += BATCH) {
+    const batch = list.slice(i, i + BATCH);
+    const results = store.putCapsules(batch.map((c) => ({ bytes: c.bytes, contentSha256: c.contentSha256 })));
+    results.forEach((r, k) => out.push({ ...r, file: batch[k].file }));
+    onProgress?.(Math.min(i + BATCH, list.length), list.length);
+  }
+  return out;
+}

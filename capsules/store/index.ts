@@ -1,0 +1,16 @@
+/** Public API of the sealed private store. */
+export { StoreError, type StoreErrorCode } from "./errors.js";
+export { ImportError, importCandidates, readImportCandidate, type ImportCandidate, type ImportOptions } from "./import-capsules.js";
+export { storeLayout, type StoreLayout } from "./layout.js";
+export { checkReceiptBytes, checkStoredReceipt, makeReceipt, RECEIPT_FORMAT, receiptMessage, type ReceiptCheck } from "./receipts.js";
+export { DEFAULT_REVIEW_STATUS, REVIEW_STATUSES, rowFacts, type CapsuleRow, type ReviewStatus, type RowFacts } from "./rows.js";
+export {
+  MESSAGE_MAX_BYTES,
+  openOrCreateStore,
+  openStore,
+  SealedStore,
+  type CapsuleItem,
+  type PutResult,
+  type StoreConfig,
+  type StoreOptions,
+} from "./store.js";

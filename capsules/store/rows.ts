@@ -1,0 +1,129 @@
+/**
+ * Minimized list rows (product.md §6 `list_capsules`, issue 4): id, created_at, tiers, families, IOC counts
+ * per kind and review status. Everything in a row comes from a closed vocabulary or is a count, so a row can be
+ * shown anywhere the owner looks: values outside the vocabularies are dropped, never copied. Rows never hold
+ * IOC values, message hashes, pseudonyms, identifiers from the assessment or any free text.
+ *
+ * For assessment capsules (assessment-v1 §6) the facts are read from the inline `assessment` artifact; any
+ * other capsule yields a row of kind `other` with only its id and created_at.
+ */
+import { parseStrictJson } from "../../src/json/parse.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import { IOC_KINDS, type IocKind } from "../../src/pack/vocabulary.js";
+import { DETECTOR_FAMILIES, THREAT_FAMILIES, TIERS, type Tier } from "../assessment/types.js";
+import { TIER_RANK } from "../assessment/vocabulary.js";
+import { decodeBase64Strict } from "../capsule/base64.js";
+import { isRfc3339 } from "../capsule/fields.js";
+
+export const REVIEW_STATUSES = ["HUMAN_REVIEW_REQUIRED", "APPROVED_FOR_RELEASE", "REJECTED", "NEEDS_MORE_EVIDENCE"] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+export const DEFAULT_REVIEW_STATUS: ReviewStatus = "HUMAN_REVIEW_REQUIRED";
+
+const ASSESSMENT_ARTIFACT_ID = "assessment";
+const ASSESSMENT_MEDIA_TYPE = "application/vnd.scamshield.provenance+json";
+const ASSESSMENT_SCHEMA = "scamshield-provenance/v1";
+
+export interface RowTiers {
+  detector: Tier | null;
+  threat: Tier | null;
+  /** The higher of the two (product.md §8.7), null when neither is known. */
+  overall: Tier | null;
+}
+
+/** What a row says about the capsule's content (cached in the sealed index). */
+export interface RowFacts {
+  id: string;
+  created_at: string | null;
+  kind: "assessment" | "other";
+  tiers: RowTiers;
+  /** Detector and threat families, sorted, each from its closed vocabulary. */
+  families: string[];
+  /** Number of distinct IOC values per kind, or null for a capsule that is not an assessment. */
+  ioc_counts: Record<IocKind, number> | null;
+}
+
+export interface CapsuleRow extends RowFacts {
+  review_status: ReviewStatus;
+}
+
+const FAMILY_SET: ReadonlySet<string> = new Set<string>([...DETECTOR_FAMILIES, ...THREAT_FAMILIES]);
+const TIER_SET: ReadonlySet<string> = new Set<string>(TIERS);
+
+function member(o: JsonValue | undefined, key: string): JsonValue | undefined {
+  return isJsonObject(o) ? o.get(key) : undefined;
+}
+
+function tierOf(v: JsonValue | undefined): Tier | null {
+  return typeof v === "string" && TIER_SET.has(v) ? (v as Tier) : null;
+}
+
+function familiesOf(v: JsonValue | undefined): string[] {
+  return Array.isArray(v) ? v.filter((f): f is string => typeof f === "string" && FAMILY_SET.has(f)) : [];
+}
+
+function iocCounts(iocs: JsonValue | undefined): Record<IocKind, number> {
+  const counts = {} as Record<IocKind, number>;
+  for (const kind of IOC_KINDS) {
+    const values = member(iocs, kind);
+    counts[kind] = Array.isArray(values) ? new Set(values.filter((x) => typeof x === "string")).size : 0;
+  }
+  return counts;
+}
+
+/** The decoded assessment of an assessment capsule, or undefined for any other capsule. */
+function assessmentOf(content: JsonObject): JsonObject | undefined {
+  const artifacts = content.get("artifacts");
+  if (!Array.isArray(artifacts)) return undefined;
+  const matches = artifacts.filter((a) => member(a, "id") === ASSESSMENT_ARTIFACT_ID);
+  if (matches.length !== 1) return undefined;
+  const artifact = matches[0];
+  if (member(artifact, "media_type") !== ASSESSMENT_MEDIA_TYPE) return undefined;
+  const location = member(artifact, "location");
+  if (member(location, "type") !== "inline" || member(location, "encoding") !== "base64") return undefined;
+  const data = member(location, "data");
+  if (typeof data !== "string") return undefined;
+  try {
+    const doc = parseStrictJson(decodeBase64Strict(data));
+    return isJsonObject(doc) && doc.get("schema_version") === ASSESSMENT_SCHEMA ? doc : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Row facts of the capsule stored under `id` (its envelope already checked against the id). */
+export function rowFacts(id: string, envelope: JsonObject): RowFacts {
+  const content = envelope.get("content");
+  const created = member(content, "created_at");
+  const base: RowFacts = {
+    id,
+    created_at: typeof created === "string" && isRfc3339(created) ? created : null,
+    kind: "other",
+    tiers: { detector: null, threat: null, overall: null },
+    families: [],
+    ioc_counts: null,
+  };
+  const assessment = isJsonObject(content) ? assessmentOf(content) : undefined;
+  if (assessment === undefined) return base;
+  const detector = assessment.get("detector");
+  const threat = assessment.get("threat_assessment");
+  const detectorTier = tierOf(member(detector, "tier"));
+  const threatTier = tierOf(member(threat, "tier"));
+  const known = [detectorTier, threatTier].filter((t): t is Tier => t !== null);
+  const overall = known.length === 0 ? null : known.reduce((a, b) => (TIER_RANK[b] > TIER_RANK[a] ? b : a));
+  const families = [...new Set([...familiesOf(member(detector, "families")), ...familiesOf(member(threat, "families"))])].sort();
+  return {
+    ...base,
+    kind: "assessment",
+    tiers: { detector: detectorTier, threat: threatTier, overall },
+    families,
+    ioc_counts: iocCounts(member(detector, "iocs")),
+  };
+}
+
+/** Newest first by created_at (rows without one last), then by id: a stable order. */
+export function compareRows(a: RowFacts, b: RowFacts): number {
+  const ta = a.created_at === null ? Number.NEGATIVE_INFINITY : Date.parse(a.created_at);
+  const tb = b.created_at === null ? Number.NEGATIVE_INFINITY : Date.parse(b.created_at);
+  if (ta !== tb) return tb > ta ? 1 : -1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}

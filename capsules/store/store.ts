@@ -1,0 +1,377 @@
+/**
+ * The sealed private store (product.md §7): capsules sealed under their `content_sha256`, a detached receipt
+ * beside each, optional retained raw messages, and a sealed row index for fast listing.
+ *
+ * Every write seals in memory and writes only ciphertext, through a temporary file that is synced and then
+ * linked into place without overwriting (src/crypto/safe-write.ts), so several processes may write at once and
+ * a kill at any instant leaves only complete files. Writes are idempotent: the same id with the same bytes
+ * succeeds, the same id with different bytes is the documented `conflict` error. Opening a store removes
+ * temporary files left by crashed processes.
+ *
+ * Methods are synchronous (each touches a handful of small files); opening is asynchronous because passphrase
+ * mode runs scrypt.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { assertWritableDataDir, inspectDataDir } from "../../src/crypto/data-dir.js";
+import { KeyError } from "../../src/crypto/errors.js";
+import { keyLayout, loadKeys, loadOrCreateKeys, storedKeyMode, type InstallationKeys, type KeyOptions } from "../../src/crypto/keys.js";
+import { pathExists } from "../../src/crypto/key-files.js";
+import {
+  cleanStaleTemps,
+  createFileExclusive,
+  ensurePrivateDir,
+  fsyncDir,
+  linkNoReplace,
+  removeQuietly,
+  renameInto,
+  stageFile,
+} from "../../src/crypto/safe-write.js";
+import { SealKind, seal, unseal } from "../../src/crypto/seal.js";
+import { sha256Hex } from "../../src/hash.js";
+import type { JsonObject } from "../../src/json/value.js";
+import { CAPSULE_MAX_BYTES } from "../capsule/limits.js";
+import { checkCapsuleBytes } from "./capsule-bytes.js";
+import { StoreError } from "./errors.js";
+import {
+  CAPSULE_ID,
+  capsuleLabel,
+  messageLabel,
+  RECEIPT_SUFFIX,
+  SEALED_CAPSULE_NAME,
+  SEALED_SUFFIX,
+  storeLayout,
+  type StoreLayout,
+} from "./layout.js";
+import { checkReceiptBytes, makeReceipt, type ReceiptCheck } from "./receipts.js";
+import { readRowIndex, writeRowIndex, type IndexEntry } from "./row-index.js";
+import { compareRows, DEFAULT_REVIEW_STATUS, rowFacts, type CapsuleRow, type ReviewStatus } from "./rows.js";
+
+/** The part of the configuration (src/config.ts `Config`) the store needs. */
+export interface StoreConfig {
+  home: string;
+  passphrase: string | undefined;
+}
+
+export type StoreOptions = Pick<KeyOptions, "kdfCost">;
+
+/** Outcome of a put: `new` when this call stored it, `existing` when identical bytes were already stored. */
+export interface PutResult {
+  id: string;
+  stored: "new" | "existing";
+}
+
+export interface CapsuleItem {
+  /** The capsule file bytes exactly as they should be returned by {@link SealedStore.getCapsule}. */
+  bytes: Uint8Array;
+  contentSha256: string;
+}
+
+/** Retained raw messages are bounded (an assessment is ≤ 1 MiB; the message it describes is far smaller). */
+export const MESSAGE_MAX_BYTES = 16 * 1024 * 1024;
+
+const encoder = new TextEncoder();
+const MESSAGE_NAME_DOMAIN = encoder.encode("evidence-bridge/message-name/v1\0");
+
+function errno(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException).code;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
+}
+
+function checkId(id: string, what = "capsule id"): void {
+  if (typeof id !== "string" || !CAPSULE_ID.test(id)) throw new StoreError("invalid-id", `${what} must be 64 lowercase hexadecimal digits`);
+}
+
+export class SealedStore {
+  readonly home: string;
+  readonly layout: StoreLayout;
+  readonly keys: InstallationKeys;
+
+  constructor(home: string, keys: InstallationKeys) {
+    this.home = home;
+    this.layout = storeLayout(home);
+    this.keys = keys;
+  }
+
+  // ---- capsules -------------------------------------------------------------------------------------------
+
+  /**
+   * Seals one capsule under `contentSha256` (its canonical content hash, checked here) and writes its receipt.
+   * Throws {@link StoreError} `mismatch` when the bytes are not that capsule and `conflict` when different bytes
+   * are already stored under the id.
+   */
+  putCapsule(bytes: Uint8Array, contentSha256: string): PutResult {
+    return this.putCapsules([{ bytes, contentSha256 }])[0];
+  }
+
+  /** Seals several capsules with one directory sync. Stops at the first conflict (earlier ones stay stored). */
+  putCapsules(items: readonly CapsuleItem[]): PutResult[] {
+    for (const item of items) {
+      checkId(item.contentSha256, "content_sha256");
+      if (item.bytes.length > CAPSULE_MAX_BYTES) throw new StoreError("too-large", `capsule ${item.contentSha256} exceeds the v1 byte limit`);
+      checkCapsuleBytes(item.bytes, item.contentSha256, `capsule ${item.contentSha256}`);
+    }
+    this.ensureDirs(this.layout.capsules);
+    const dir = this.layout.capsules;
+    const results: PutResult[] = [];
+    const temps: string[] = [];
+    try {
+      for (const { bytes, contentSha256: id } of items) {
+        const capsuleTemp = stageFile(dir, seal(bytes, this.keys.store, SealKind.capsule, capsuleLabel(id)));
+        temps.push(capsuleTemp);
+        const receiptTemp = stageFile(dir, makeReceipt(id, this.keys.signing));
+        temps.push(receiptTemp);
+        let stored: PutResult["stored"] = "new";
+        if (!linkNoReplace(capsuleTemp, join(dir, `${id}${SEALED_SUFFIX}`))) {
+          if (!sameBytes(this.getCapsule(id), bytes)) {
+            throw new StoreError("conflict", `capsule ${id} is already stored with different bytes; the stored copy is kept`);
+          }
+          stored = "existing";
+        }
+        renameInto(receiptTemp, join(dir, `${id}${RECEIPT_SUFFIX}`));
+        results.push({ id, stored });
+      }
+    } finally {
+      for (const t of temps) removeQuietly(t);
+      if (temps.length > 0) fsyncDir(dir);
+    }
+    return results;
+  }
+
+  /** The exact capsule file bytes stored under `id`, authenticated and checked against the id. */
+  getCapsule(id: string): Uint8Array {
+    return this.openCapsule(id).bytes;
+  }
+
+  /** {@link getCapsule} plus the parsed envelope. */
+  openCapsule(id: string): { bytes: Uint8Array; envelope: JsonObject } {
+    checkId(id);
+    const label = capsuleLabel(id);
+    let file: Uint8Array;
+    try {
+      file = readFileSync(join(this.layout.capsules, `${id}${SEALED_SUFFIX}`));
+    } catch (e) {
+      if (errno(e) === "ENOENT") throw new StoreError("not-found", `no capsule ${id} in the store`);
+      throw new StoreError("integrity", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
+    }
+    const bytes = unseal(file, this.keys.store, SealKind.capsule, label);
+    return { bytes, envelope: checkCapsuleBytes(bytes, id, `sealed capsule ${label}`) };
+  }
+
+  hasCapsule(id: string): boolean {
+    return CAPSULE_ID.test(id) && pathExists(join(this.layout.capsules, `${id}${SEALED_SUFFIX}`));
+  }
+
+  /** Ids of every sealed capsule file, sorted. */
+  capsuleIds(): string[] {
+    return this.sealedCapsuleNames().map((n) => n.slice(0, 64)).sort();
+  }
+
+  /** The one stored id starting with `prefix` (at least 6 hexadecimal digits, or a full id). */
+  resolveCapsuleId(prefix: string): string {
+    if (!/^[0-9a-f]{6,64}$/.test(prefix)) throw new StoreError("invalid-id", "capsule id must be 6 to 64 lowercase hexadecimal digits");
+    if (prefix.length === 64) {
+      if (!this.hasCapsule(prefix)) throw new StoreError("not-found", `no capsule ${prefix} in the store`);
+      return prefix;
+    }
+    const matches = this.capsuleIds().filter((id) => id.startsWith(prefix));
+    if (matches.length === 0) throw new StoreError("not-found", `no stored capsule id starts with ${prefix}`);
+    if (matches.length > 1) throw new StoreError("ambiguous", `${matches.length} stored capsule ids start with ${prefix}; give more digits`);
+    return matches[0];
+  }
+
+  /** The receipt of a stored capsule, checked against this installation's signing key. */
+  receipt(id: string): ReceiptCheck {
+    checkId(id);
+    const stored = this.hasCapsule(id);
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(join(this.layout.capsules, `${id}${RECEIPT_SUFFIX}`));
+    } catch (e) {
+      if (errno(e) === "ENOENT") return { status: "missing", stored };
+      return { status: "unavailable", stored, reason: `receipt cannot be read: ${errno(e) ?? (e as Error).message}` };
+    }
+    return { ...checkReceiptBytes(bytes, id, this.keys.signing.publicKey), stored };
+  }
+
+  // ---- rows -----------------------------------------------------------------------------------------------
+
+  /**
+   * Minimized rows of every stored capsule, newest first. Uses the sealed index and opens only capsules the
+   * index does not describe (new, changed or never indexed), then saves the index when it changed. A capsule
+   * that fails authentication is an error naming it. `reviewStatus` supplies review states (default
+   * `HUMAN_REVIEW_REQUIRED`).
+   */
+  rows(opts: { reviewStatus?: (id: string) => ReviewStatus | undefined } = {}): CapsuleRow[] {
+    const { root, capsules, indexName } = this.layout;
+    const previous = readRowIndex(root, indexName, this.keys.store);
+    const next = new Map<string, IndexEntry>();
+    let changed = previous === undefined;
+    for (const name of this.sealedCapsuleNames()) {
+      const id = name.slice(0, 64);
+      let st;
+      try {
+        st = statSync(join(capsules, name));
+      } catch (e) {
+        if (errno(e) === "ENOENT") continue;
+        throw e;
+      }
+      const old = previous?.get(id);
+      if (old !== undefined && old.size === st.size && old.mtimeMs === st.mtimeMs) {
+        next.set(id, old);
+        continue;
+      }
+      const { envelope } = this.openCapsule(id);
+      next.set(id, { size: st.size, mtimeMs: st.mtimeMs, facts: rowFacts(id, envelope) });
+      changed = true;
+    }
+    if (previous !== undefined && previous.size !== next.size) changed = true;
+    if (changed) this.saveIndex(next);
+    const status = opts.reviewStatus ?? (() => undefined);
+    return [...next.values()]
+      .map((e) => e.facts)
+      .sort(compareRows)
+      .map((f) => ({ ...f, review_status: status(f.id) ?? DEFAULT_REVIEW_STATUS }));
+  }
+
+  private saveIndex(entries: Map<string, IndexEntry>): void {
+    try {
+      this.ensureDirs(this.layout.root);
+      writeRowIndex(this.layout.root, this.layout.indexName, this.keys.store, entries);
+    } catch (e) {
+      // The index is a cache: a read-only data directory still lists (slower), it just cannot save it.
+      const code = (e as { code?: string }).code;
+      if (code === "EACCES" || code === "EROFS" || code === "EPERM" || e instanceof StoreError) return;
+      throw e;
+    }
+  }
+
+  // ---- retained messages ----------------------------------------------------------------------------------
+
+  /** On-disk name of a retained message: a keyed hash of its SHA-256, so file names do not reveal message hashes. */
+  messageName(messageSha256: string): string {
+    checkId(messageSha256, "message_sha256");
+    return bytesToHex(hmac(sha256, this.keys.store.bytes, new Uint8Array([...MESSAGE_NAME_DOMAIN, ...encoder.encode(messageSha256)])));
+  }
+
+  /**
+   * Seals the raw message text (string: UTF-8 encoded; bytes: as given) after checking that its SHA-256 equals
+   * `messageSha256`. The only way raw text reaches the disk, and only sealed. Idempotent.
+   */
+  putMessage(text: string | Uint8Array, messageSha256: string): PutResult {
+    checkId(messageSha256, "message_sha256");
+    const bytes = typeof text === "string" ? encoder.encode(text) : text;
+    if (bytes.length > MESSAGE_MAX_BYTES) throw new StoreError("too-large", `retained message exceeds ${MESSAGE_MAX_BYTES} bytes`);
+    if (sha256Hex(bytes) !== messageSha256) throw new StoreError("mismatch", "the message text does not hash to the given message_sha256");
+    this.ensureDirs(this.layout.messages);
+    const name = this.messageName(messageSha256);
+    const sealed = seal(bytes, this.keys.store, SealKind.message, messageLabel(name));
+    if (createFileExclusive(this.layout.messages, `${name}${SEALED_SUFFIX}`, sealed) === "created") return { id: messageSha256, stored: "new" };
+    this.getMessage(messageSha256); // the existing file must open and match (same hash, so same bytes)
+    return { id: messageSha256, stored: "existing" };
+  }
+
+  /** The retained message bytes for `messageSha256`, authenticated and hash-checked. */
+  getMessage(messageSha256: string): Uint8Array {
+    const name = this.messageName(messageSha256);
+    const label = messageLabel(name);
+    let file: Uint8Array;
+    try {
+      file = readFileSync(join(this.layout.messages, `${name}${SEALED_SUFFIX}`));
+    } catch (e) {
+      if (errno(e) === "ENOENT") throw new StoreError("not-found", "no retained message for that message_sha256");
+      throw new StoreError("integrity", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
+    }
+    const bytes = unseal(file, this.keys.store, SealKind.message, label);
+    if (sha256Hex(bytes) !== messageSha256) throw new StoreError("integrity", `sealed message ${label} does not hash to its name`);
+    return bytes;
+  }
+
+  hasMessage(messageSha256: string): boolean {
+    return pathExists(join(this.layout.messages, `${this.messageName(messageSha256)}${SEALED_SUFFIX}`));
+  }
+
+  // ---- internals ------------------------------------------------------------------------------------------
+
+  private sealedCapsuleNames(): string[] {
+    try {
+      return readdirSync(this.layout.capsules).filter((n) => SEALED_CAPSULE_NAME.test(n));
+    } catch (e) {
+      if (errno(e) === "ENOENT") return [];
+      throw new StoreError("integrity", `${this.layout.capsules} cannot be listed: ${errno(e) ?? (e as Error).message}`);
+    }
+  }
+
+  private ensureDirs(target: string): void {
+    ensurePrivateDir(this.layout.root);
+    if (target !== this.layout.root) ensurePrivateDir(target);
+  }
+
+  /** Removes temporary files left behind by crashed writers (never those of live processes). */
+  cleanStaleTemps(): number {
+    let n = 0;
+    for (const dir of [keyLayout(this.home).dir, this.layout.root, this.layout.capsules, this.layout.messages]) n += cleanStaleTemps(dir);
+    return n;
+  }
+}
+
+/** True when sealed capsule or message files exist (then new keys must never be created silently). */
+function hasSealedFiles(layout: StoreLayout): boolean {
+  for (const dir of [layout.capsules, layout.messages]) {
+    try {
+      if (readdirSync(dir).some((n) => n.endsWith(SEALED_SUFFIX))) return true;
+    } catch (e) {
+      if (errno(e) !== "ENOENT" && errno(e) !== "ENOTDIR") throw e;
+    }
+  }
+  return false;
+}
+
+/**
+ * Opens an existing store. Throws {@link StoreError} `no-store` when the data directory has no store yet,
+ * and the key errors of src/crypto/keys.ts (missing or exposed key files, wrong passphrase, mode mismatch).
+ */
+export async function openStore(config: StoreConfig): Promise<SealedStore> {
+  const layout = storeLayout(config.home);
+  const noStore = () => new StoreError("no-store", `no store in ${config.home} yet: build or import a capsule, or run 'evidence-bridge keys init'`);
+  if (inspectDataDir(config.home) === "absent") throw noStore();
+  if (storedKeyMode(config.home) === undefined) {
+    if (hasSealedFiles(layout)) {
+      throw new KeyError(
+        "missing",
+        `the store in ${config.home} holds sealed files but its keys are missing from ${keyLayout(config.home).dir}: restore the keys directory from your backup`,
+      );
+    }
+    if (!pathExists(keyLayout(config.home).signingKey)) throw noStore();
+  }
+  const store = new SealedStore(config.home, await loadKeys(config.home, config.passphrase));
+  tryClean(store);
+  return store;
+}
+
+/**
+ * Opens the store, creating the data directory (0700) and keys on first use (what `capsule build` calls, so
+ * the quick start needs no `keys init`). Refuses a data directory that is a file or is not writable.
+ */
+export async function openOrCreateStore(config: StoreConfig, opts: StoreOptions = {}): Promise<SealedStore> {
+  const layout = storeLayout(config.home);
+  if (inspectDataDir(config.home) === "present") assertWritableDataDir(config.home);
+  const { keys } = await loadOrCreateKeys(config.home, config.passphrase, { kdfCost: opts.kdfCost, allowCreate: !hasSealedFiles(layout) });
+  const store = new SealedStore(config.home, keys);
+  tryClean(store);
+  return store;
+}
+
+function tryClean(store: SealedStore): void {
+  try {
+    store.cleanStaleTemps();
+  } catch {
+    // Cleaning is best effort (for example on a read-only data directory); leftovers are ciphertext only.
+  }
+}
