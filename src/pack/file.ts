@@ -1,5 +1,9 @@
-/** Reading a pack file from disk with the §3.2 P1 bound (never more than 1 MiB + 1 bytes are read). */
-import { closeSync, openSync, readSync } from "node:fs";
+/**
+ * Reading a pack file from disk with the §3.2 P1 bound (never more than 1 MiB + 1 bytes are read), and locating the
+ * configured pack.
+ */
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
 import { PackError } from "./errors.js";
 import { loadPack, MAX_PACK_BYTES } from "./load.js";
 import type { IntelligencePack } from "./types.js";
@@ -33,4 +37,30 @@ export function readPackBytes(file: string): Uint8Array {
 /** Reads and loads a pack file. */
 export function loadPackFile(file: string): IntelligencePack {
   return loadPack(readPackBytes(file));
+}
+
+/** The pack file name inside the data directory. */
+export const PACK_FILE_NAME = "intelligence-pack-v1.json";
+
+/**
+ * The configured pack path (product.md §4): `--pack` / `EVIDENCE_BRIDGE_PACK` when set, else
+ * `<home>/intelligence-pack-v1.json` when that file exists, else undefined.
+ */
+export function configuredPackPath(config: { home: string; packFile: string | undefined }): string | undefined {
+  if (config.packFile !== undefined) return config.packFile;
+  const inHome = join(config.home, PACK_FILE_NAME);
+  return existsSync(inHome) ? inHome : undefined;
+}
+
+/** Loads the configured pack; a clear `not-configured` error when there is none. */
+export function loadConfiguredPack(config: { home: string; packFile: string | undefined }): { file: string; pack: IntelligencePack } {
+  const file = configuredPackPath(config);
+  if (file === undefined) {
+    throw new PackError(
+      "pack",
+      "not-configured",
+      `no intelligence pack configured: pass --pack FILE or set EVIDENCE_BRIDGE_PACK, or place ${PACK_FILE_NAME} in ${config.home}`,
+    );
+  }
+  return { file, pack: loadPackFile(file) };
 }
