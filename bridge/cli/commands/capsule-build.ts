@@ -1,0 +1,197 @@
+/**
+ * `capsule build` (product.md §5, assessment-v1 §6.7): one assessment on stdin → validate (shape, message file,
+ * pack consistency, assessment id) → build → self-verify → seal into the store → optional plaintext outbox →
+ * the capsule file (canonical JSON + LF) on stdout. Any failure: exit 2, nothing on stdout, one stderr line.
+ *
+ * The sealed store is loaded only when it is used, so `--no-store` builds stay light.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildAssessmentCapsule, projectProducer, REFERENCE_PRODUCER, type Producer } from "../../../capsules/assessment/adapter.js";
+import { AssessmentError } from "../../../capsules/assessment/errors.js";
+import { validateAssessment } from "../../../capsules/assessment/intake.js";
+import { writeOutbox } from "../../../capsules/assessment/outbox.js";
+import { ASSESSMENT_MAX_BYTES } from "../../../capsules/assessment/parse-assessment.js";
+import { firstControlOrFormat, isPythonBlank } from "../../../capsules/assessment/text-rules.js";
+import { PackError } from "../../../src/pack/errors.js";
+import { loadConfiguredPack } from "../../../src/pack/file.js";
+import type { IntelligencePack } from "../../../src/pack/types.js";
+import { parseFlags, readLimited } from "../args.js";
+import { configFrom } from "../config.js";
+import { CliError, type CliCommand, type CliContext } from "../context.js";
+
+/** Largest message file `--message-file` reads. */
+export const MESSAGE_FILE_MAX_BYTES = 1_048_576;
+
+const help = `usage: evidence-bridge [--pack FILE] [--home DIR] capsule build [--outbox DIR] [--message-file F]
+                      [--retain-message] [--no-store] [--producer-name N --producer-software S] < assessment.json
+
+Reads one scamshield-provenance/v1 assessment (at most 1 MiB) from stdin, validates it strictly (closed shape,
+consistency with the intelligence pack, recomputed assessment_id), builds the Evidence Capsule v1, verifies it,
+seals it into the private store and prints the capsule file (canonical JSON + newline) on stdout.
+
+  --outbox DIR             also write <content_sha256>.json (plaintext, mode 0600) into DIR (created 0700);
+                           an identical existing file is success, a different one is an error
+  --message-file F         the raw message: its SHA-256 must equal message_sha256 and the typology match is
+                           re-run on it; the text is never printed, logged or written
+  --retain-message         seal the message text into the store as well (needs --message-file)
+  --no-store               do not seal anything into the store
+  --producer-name N        producer block of the capsule (default: evidence-bridge)
+  --producer-software S    (default: evidence-bridge/<version>); --producer-name Palimpsest
+                           --producer-software evidence.scamshield/v1 reproduces the reference bridge byte for byte
+
+The intelligence pack is --pack FILE, EVIDENCE_BRIDGE_PACK, or intelligence-pack-v1.json in the data directory.
+
+Exit status: 0 success; 2 any error (nothing on stdout, exactly one stderr line 'evidence-bridge: <reason>').
+`;
+
+function producerText(flag: string, value: string): string {
+  const bad = firstControlOrFormat(value);
+  if (isPythonBlank(value) || bad !== undefined || [...value].length > 256) {
+    throw new CliError(`--${flag}: expected a non-blank text of at most 256 characters without control characters`);
+  }
+  return value;
+}
+
+/** The package version, found by walking up from this module to the project's package.json. */
+function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    try {
+      const fd = openSync(join(dir, "package.json"), "r");
+      try {
+        const buf = Buffer.alloc(65_536);
+        const n = readSync(fd, buf, 0, buf.length, 0);
+        const pkg = JSON.parse(buf.subarray(0, n).toString("utf8")) as { name?: unknown; version?: unknown };
+        if (pkg.name === "evidence-bridge" && typeof pkg.version === "string") return pkg.version;
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // not here (or unreadable): keep walking up
+    }
+    dir = dirname(dir);
+  }
+  throw new CliError("cannot determine the evidence-bridge version for the producer block; pass --producer-name and --producer-software");
+}
+
+function producerFrom(flags: Record<string, unknown>): Producer {
+  const name = flags["producer-name"] as string | undefined;
+  const software = flags["producer-software"] as string | undefined;
+  if ((name === undefined) !== (software === undefined)) {
+    throw new CliError("--producer-name and --producer-software must be given together");
+  }
+  if (name === undefined || software === undefined) return projectProducer(packageVersion());
+  const producer = { name: producerText("producer-name", name), software: producerText("producer-software", software) };
+  return producer.name === REFERENCE_PRODUCER.name && producer.software === REFERENCE_PRODUCER.software ? REFERENCE_PRODUCER : producer;
+}
+
+/** Reads the message file's exact bytes (bounded) and checks they are UTF-8; the text is returned, never shown. */
+function readMessageFile(file: string): { bytes: Uint8Array; text: string } {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (e) {
+    throw new CliError(`--message-file: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let bytes: Uint8Array;
+  try {
+    const buf = Buffer.alloc(MESSAGE_FILE_MAX_BYTES + 1);
+    let total = 0;
+    for (let n = -1; n !== 0 && total < buf.length; total += n) n = readSync(fd, buf, total, buf.length - total, null);
+    if (total > MESSAGE_FILE_MAX_BYTES) throw new CliError(`--message-file: ${file} exceeds ${MESSAGE_FILE_MAX_BYTES} bytes`);
+    bytes = buf.subarray(0, total);
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError(`--message-file: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    return { bytes, text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes) };
+  } catch {
+    throw new CliError(`--message-file: ${file} is not valid UTF-8`);
+  }
+}
+
+function loadPack(ctx: CliContext): { pack: IntelligencePack; config: ReturnType<typeof configFrom> } {
+  const config = configFrom(ctx);
+  try {
+    return { pack: loadConfiguredPack(config).pack, config };
+  } catch (e) {
+    if (e instanceof PackError) throw new CliError(e.rule === "not-configured" ? e.detail : `intelligence pack: ${e.message}`);
+    throw e;
+  }
+}
+
+async function sealIntoStore(
+  config: ReturnType<typeof configFrom>,
+  capsuleBytes: Uint8Array,
+  contentSha256: string,
+  message: { bytes: Uint8Array; sha256: string } | undefined,
+): Promise<void> {
+  const { openOrCreateStore } = await import("../../../capsules/store/store.js");
+  try {
+    const store = await openOrCreateStore(config);
+    store.putCapsule(capsuleBytes, contentSha256);
+    if (message) store.putMessage(message.bytes, message.sha256);
+  } catch (e) {
+    throw new CliError(`store: ${(e as Error).message}`);
+  }
+}
+
+async function run(args: string[], ctx: CliContext): Promise<number> {
+  const { flags } = parseFlags(
+    args,
+    {
+      outbox: { type: "string" },
+      "message-file": { type: "string" },
+      "retain-message": { type: "boolean" },
+      "no-store": { type: "boolean" },
+      "producer-name": { type: "string" },
+      "producer-software": { type: "string" },
+    },
+    false,
+  );
+  const outbox = flags.outbox as string | undefined;
+  const messageFile = flags["message-file"] as string | undefined;
+  const retain = flags["retain-message"] === true;
+  const noStore = flags["no-store"] === true;
+  if (outbox === "") throw new CliError("--outbox: a directory is required");
+  if (retain && messageFile === undefined) throw new CliError("--retain-message needs --message-file");
+  if (retain && noStore) throw new CliError("--retain-message cannot be combined with --no-store (the message is only ever kept sealed)");
+  const producer = producerFrom(flags);
+  const { pack, config } = loadPack(ctx);
+
+  const bytes = await readLimited(ctx.io.stdin, ASSESSMENT_MAX_BYTES, "assessment exceeds 1 MiB");
+  const message = messageFile === undefined ? undefined : readMessageFile(messageFile);
+
+  let built;
+  try {
+    const { assessment } = validateAssessment(bytes, pack, { messageText: message?.text });
+    built = { assessment, ...buildAssessmentCapsule(bytes, assessment, producer) };
+  } catch (e) {
+    if (e instanceof AssessmentError) throw new CliError(e.message);
+    throw e;
+  }
+  const capsuleBytes = Buffer.from(built.text, "utf8");
+  const id = built.capsule.content_sha256;
+
+  if (!noStore) {
+    await sealIntoStore(config, capsuleBytes, id, retain && message ? { bytes: message.bytes, sha256: built.assessment.message_sha256 } : undefined);
+  }
+  if (outbox !== undefined) {
+    try {
+      writeOutbox(outbox, id, capsuleBytes);
+    } catch (e) {
+      if (e instanceof AssessmentError) throw new CliError(e.message);
+      throw e;
+    }
+  }
+  await new Promise<void>((resolve, reject) => ctx.io.stdout.write(built.text, (err) => (err ? reject(err) : resolve())));
+  return 0;
+}
+
+const command: CliCommand = { help, run };
+export default command;

@@ -1,0 +1,116 @@
+/**
+ * The plaintext outbox of `capsule build --outbox DIR` (assessment-v1 §6.7 C3 semantics, C4 hardening): the capsule
+ * file is stored as `<content_sha256>.json`, mode 0600, in a 0700 directory, through a synced temporary file that
+ * is hard-linked into place without ever replacing a file. Same bytes already there: success (idempotent);
+ * different bytes: error. Nothing is left behind on failure. The file holds private data (it is the capsule).
+ */
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, chmodSync, openSync, readSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve, sep } from "node:path";
+import { fsyncDir, linkNoReplace, removeQuietly, stageFile } from "../../src/crypto/safe-write.js";
+import { AssessmentError } from "./errors.js";
+
+const ID = /^[0-9a-f]{64}$/;
+
+function outboxError(message: string): AssessmentError {
+  return new AssessmentError(`outbox: ${message}`, undefined, "outbox");
+}
+
+function errno(e: unknown): string {
+  return (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+}
+
+/** Rejects empty, `.` and `..` components (`./x` and `a/../b` are refused, unlike the reference). */
+export function checkOutboxPath(dir: string): string {
+  if (dir === "" || dir.includes("\0")) throw outboxError("expected a directory path");
+  const parts = dir.split(/[\\/]/);
+  const inner = parts.slice(isAbsolute(dir) ? 1 : 0, dir.endsWith("/") ? -1 : undefined);
+  if (inner.some((p) => p === "" || p === "." || p === "..")) {
+    throw outboxError("the path must not contain empty, '.' or '..' components");
+  }
+  return resolve(dir);
+}
+
+/** Creates missing directories with mode 0700; the outbox itself must be a real directory (no symlink). */
+function ensureOutboxDir(abs: string): void {
+  const parts = abs.split(sep).filter((p) => p !== "");
+  let cur: string = sep;
+  for (let i = 0; i < parts.length; i++) {
+    cur = join(cur, parts[i]);
+    const last = i === parts.length - 1;
+    let st;
+    try {
+      st = last ? lstatSync(cur) : statSync(cur);
+    } catch (e) {
+      if (errno(e) !== "ENOENT") throw outboxError(`cannot inspect ${cur}: ${errno(e)}`);
+      try {
+        mkdirSync(cur, { mode: 0o700 });
+        chmodSync(cur, 0o700);
+      } catch (e2) {
+        if (errno(e2) !== "EEXIST") throw outboxError(`cannot create ${cur}: ${errno(e2)}`);
+      }
+      st = lstatSync(cur);
+    }
+    if (last && st.isSymbolicLink()) throw outboxError(`${cur} is a symbolic link; the outbox must be a real directory`);
+    if (!st.isDirectory()) throw outboxError(`${cur} exists and is not a directory`);
+  }
+}
+
+/** Reads a regular file without following a symlink; undefined when it does not exist. */
+function readExisting(path: string, limit: number): Uint8Array | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (e) {
+    if (errno(e) === "ENOENT") return undefined;
+    if (errno(e) === "ELOOP") throw outboxError(`${path} is a symbolic link`);
+    throw outboxError(`cannot read ${path}: ${errno(e)}`);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw outboxError(`${path} is not a regular file`);
+    // One byte more than expected is enough to tell "different" from "same".
+    const buf = Buffer.alloc(limit + 1);
+    let total = 0;
+    for (let n = -1; n !== 0 && total < buf.length; total += n) n = readSync(fd, buf, total, buf.length - total, null);
+    return buf.subarray(0, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function same(a: Uint8Array | undefined, b: Uint8Array): boolean {
+  return a !== undefined && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
+}
+
+/**
+ * Writes `bytes` as `<contentSha256>.json` in `dir` (created if missing). Returns `created` or `existing`.
+ * Throws {@link AssessmentError} (rule `outbox`) on any failure; the error never contains capsule bytes.
+ */
+export function writeOutbox(dir: string, contentSha256: string, bytes: Uint8Array): "created" | "existing" {
+  if (!ID.test(contentSha256)) throw outboxError("content_sha256 must be 64 lowercase hex digits");
+  const abs = checkOutboxPath(dir);
+  ensureOutboxDir(abs);
+  const target = join(abs, `${contentSha256}.json`);
+  const before = readExisting(target, bytes.length);
+  if (before !== undefined) {
+    if (same(before, bytes)) return "existing";
+    throw outboxError(`existing capsule path has different bytes: ${target}`);
+  }
+  let temp: string | undefined;
+  try {
+    temp = stageFile(abs, bytes);
+    if (!linkNoReplace(temp, target) && !same(readExisting(target, bytes.length), bytes)) {
+      throw outboxError(`capsule write raced with different bytes: ${target}`);
+    }
+  } catch (e) {
+    if (e instanceof AssessmentError) throw e;
+    throw outboxError((e as Error).message);
+  } finally {
+    if (temp !== undefined) removeQuietly(temp);
+  }
+  try {
+    fsyncDir(abs);
+  } catch (e) {
+    throw outboxError((e as Error).message);
+  }
+  return "created";
+}
