@@ -122,12 +122,14 @@ function compile(shape: Shape): z.ZodType {
       });
     }
     case "record": {
-      const keyError = (iss: { input?: unknown }) =>
-        `unknown key(s): ${echoKeys([String(iss.input)])} (allowed: ${shape.keys.join(", ")})`;
+      // A record over a closed key set is a strict object whose members are all optional.
+      const value = compile(shape.value);
+      const error = (iss: { code?: string; keys?: string[]; input?: unknown }) =>
+        iss.code === "unrecognized_keys"
+          ? `unknown key(s): ${echoKeys([...(iss.keys ?? [])].sort())} (allowed: ${shape.keys.join(", ")})`
+          : typeProblem("object", kindName(iss.input));
       return z
-        .partialRecord(z.enum(shape.keys as unknown as [string, ...string[]], { error: keyError }), compile(shape.value), {
-          error: (iss) => typeProblem("object", kindName(iss.input)),
-        })
+        .strictObject(Object.fromEntries(shape.keys.map((k) => [k, value.optional()])), { error })
         .superRefine((v, ctx) => runRules(shape.rules, v, ctx));
     }
   }
@@ -152,4 +154,9 @@ export function validateWithZod(value: JsonValue): { ok: true; assessment: Asses
   if (result.success) return { ok: true, assessment: result.data };
   const issue = result.error.issues[0];
   return { ok: false, error: `${issuePath(issue.path)}: ${issue.message}` };
+}
+
+/** JSON Schema (2020-12) of the assessment format, for the MCP resources and documentation. */
+export function assessmentJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(assessmentSchema, { unrepresentable: "any" }) as Record<string, unknown>;
 }
