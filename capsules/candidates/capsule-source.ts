@@ -1,85 +1,109 @@
 /**
- * The input side of a candidate (assessment-v1 §7.1, §7.4 O1): a capsule that verifies completely, whose single
- * `assessment` artifact is inline base64 (§6.3). Returns the artifact's exact bytes and the capsule digest.
+ * The input side of a candidate (assessment-v1 §7.4 O1, W12): a capsule whose single `assessment` artifact is
+ * inline base64 (§6.3), and whose content is EXACTLY what our adapter builds from that artifact's bytes under the
+ * capsule's own producer block, with `content_sha256` the SHA-256 of that content's canonical bytes.
+ *
+ * That comparison replaces a run of the full verifier: the rebuilt content passes the builder's validation (the
+ * verifier's schema stage), its artifact digest and size are computed from the bytes, and its derivations' expected
+ * values are read from the same parsed assessment, so an envelope whose content equals it and whose digest matches
+ * verifies too — and a capsule from another producer that merely carries an `assessment`
+ * artifact (W12: different subject, claims or derivations) is refused. Attestations are checked by the capsule
+ * rules (§7.10).
  *
  * Reasons name the failed check only: they never echo capsule values (the capsule is private: its claims hold
  * the message hash).
  */
 import { parseStrictJson } from "../../src/json/parse.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
-import { decodeBase64Strict } from "../capsule/base64.js";
+import { assessmentContent } from "../assessment/adapter.js";
+import type { Assessment } from "../assessment/types.js";
+import { Base64Error, decodeBase64Strict } from "../capsule/base64.js";
+import { buildCapsule, CapsuleBuildError, type Capsule } from "../capsule/build.js";
+import { fromJs } from "../capsule/js-input.js";
 import { CAPSULE_MAX_BYTES } from "../capsule/limits.js";
-import { verifyCapsule } from "../capsule/verify.js";
+import { strictJsonEquals } from "../capsule/pointer.js";
+import { CapsuleSchemaError } from "../capsule/fields.js";
+import { validateAttestations } from "../capsule/structure.js";
 
 export const ASSESSMENT_ARTIFACT_ID = "assessment";
-export const ASSESSMENT_MEDIA_TYPE = "application/vnd.scamshield.provenance+json";
-
-export type CapsuleSource =
-  | { ok: true; envelope: JsonObject; contentSha256: string; assessmentBytes: Uint8Array }
-  | { ok: false; reason: string };
 
 /** A capsule as bytes (strictly parsed here), as the strict loader's value model, or as plain JS values. */
 export type CapsuleInput = Uint8Array | JsonValue | Record<string, unknown>;
 
-function get(o: unknown, key: string): unknown {
-  if (isJsonObject(o)) return o.get(key);
-  if (o !== null && typeof o === "object" && !Array.isArray(o) && Object.hasOwn(o, key)) {
-    return (o as Record<string, unknown>)[key];
+export type CapsuleSource =
+  | { ok: true; content: JsonObject; declaredSha256: string; assessmentBytes: Uint8Array }
+  | { ok: false; reason: string };
+
+const ENVELOPE_KEYS = ["attestations", "content", "content_sha256"];
+const HEX64 = /^[0-9a-f]{64}$/;
+
+function refuse(reason: string): CapsuleSource {
+  return { ok: false, reason: `capsule: ${reason}` };
+}
+
+/** Reads the envelope and the exact bytes of its inline `assessment` artifact (nothing is trusted yet). */
+export function readCapsuleAssessment(capsule: CapsuleInput): CapsuleSource {
+  let value: unknown = capsule;
+  if (capsule instanceof Uint8Array) {
+    if (capsule.length > CAPSULE_MAX_BYTES) return refuse("exceeds the v1 byte limit");
+    try {
+      value = parseStrictJson(capsule);
+    } catch (e) {
+      return refuse(`not strict JSON (rule ${(e as { rule?: string }).rule ?? "syntax"})`);
+    }
+  } else {
+    value = fromJs(capsule);
   }
+  if (!isJsonObject(value)) return refuse("the envelope is not an object");
+  const keys = [...value.keys()].sort();
+  if (keys.length !== ENVELOPE_KEYS.length || keys.some((k, i) => k !== ENVELOPE_KEYS[i])) {
+    return refuse("the envelope must have exactly attestations, content and content_sha256");
+  }
+  const declared = value.get("content_sha256");
+  if (typeof declared !== "string" || !HEX64.test(declared)) return refuse("content_sha256 is not 64 lowercase hex characters");
+  try {
+    validateAttestations(value.get("attestations"), declared);
+  } catch (e) {
+    if (e instanceof CapsuleSchemaError) return refuse("attestations do not verify (capsule-v1 §7.10)");
+    throw e;
+  }
+  const content = value.get("content");
+  if (!isJsonObject(content)) return refuse("content is not an object");
+  const artifacts = content.get("artifacts");
+  const found = Array.isArray(artifacts) ? artifacts.filter((a) => isJsonObject(a) && a.get("id") === ASSESSMENT_ARTIFACT_ID) : [];
+  if (found.length !== 1) return refuse("content.artifacts has no single assessment artifact");
+  const location = (found[0] as JsonObject).get("location");
+  const data = isJsonObject(location) && location.get("type") === "inline" ? location.get("data") : undefined;
+  if (typeof data !== "string") return refuse("the assessment artifact is not inline base64");
+  try {
+    return { ok: true, content, declaredSha256: declared, assessmentBytes: decodeBase64Strict(data) };
+  } catch (e) {
+    if (e instanceof Base64Error) return refuse("the assessment artifact is not valid base64");
+    throw e;
+  }
+}
+
+/**
+ * W12 + integrity: the content must equal the adapter's content for these bytes and this (schema-valid)
+ * assessment under the capsule's producer block, and `content_sha256` must be its canonical digest. Returns the
+ * reason of the first failure, or undefined.
+ */
+export function checkRebuiltContent(source: Extract<CapsuleSource, { ok: true }>, assessment: Assessment): string | undefined {
+  const producer = source.content.get("producer");
+  const name = isJsonObject(producer) ? producer.get("name") : undefined;
+  const software = isJsonObject(producer) ? producer.get("software") : undefined;
+  if (typeof name !== "string" || typeof software !== "string") return "capsule: content.producer is not a name/software pair";
+  let rebuilt: Capsule;
+  try {
+    // The builder validates the content exactly like the verifier's schema stage and computes its digest.
+    rebuilt = buildCapsule(assessmentContent(source.assessmentBytes, assessment, { name, software }));
+  } catch (e) {
+    if (e instanceof CapsuleBuildError) return "capsule: the content rebuilt from its assessment artifact does not validate";
+    throw e;
+  }
+  if (!strictJsonEquals(source.content, rebuilt.content)) {
+    return "capsule: content differs from the capsule our adapter builds from its assessment artifact (W12)";
+  }
+  if (rebuilt.content_sha256 !== source.declaredSha256) return "capsule: content_sha256 does not match canonical content";
   return undefined;
 }
-
-/** Verifies the capsule and extracts the exact bytes of its inline `assessment` artifact. */
-export function readCapsuleAssessment(capsule: CapsuleInput): CapsuleSource {
-  let envelope: unknown = capsule;
-  if (capsule instanceof Uint8Array) {
-    if (capsule.length > CAPSULE_MAX_BYTES) return { ok: false, reason: "capsule: exceeds the v1 byte limit" };
-    try {
-      envelope = parseStrictJson(capsule);
-    } catch (e) {
-      return { ok: false, reason: `capsule: not strict JSON (${(e as { rule?: string }).rule ?? "syntax"})` };
-    }
-  }
-  const report = verifyCapsule(envelope);
-  if (!report.ok) {
-    const failed = Object.entries(report)
-      .filter(([, s]) => s !== null && typeof s === "object" && "status" in s)
-      .filter(([name, s]) => name !== "attestations" && !ALLOWED.has((s as { status: string }).status))
-      .map(([name, s]) => `${name} ${(s as { status: string }).status}`);
-    return { ok: false, reason: `capsule: does not verify (${failed.join(", ")})` };
-  }
-  const content = get(envelope, "content");
-  const artifacts = get(content, "artifacts");
-  const list = Array.isArray(artifacts) ? artifacts : [];
-  const matches = list.filter((a) => get(a, "id") === ASSESSMENT_ARTIFACT_ID);
-  if (matches.length !== 1) return { ok: false, reason: "capsule: content.artifacts has no assessment artifact" };
-  const artifact = matches[0];
-  if (get(artifact, "media_type") !== ASSESSMENT_MEDIA_TYPE) {
-    return { ok: false, reason: "capsule: the assessment artifact has an unexpected media_type" };
-  }
-  const location = get(artifact, "location");
-  if (get(location, "type") !== "inline") {
-    return { ok: false, reason: "capsule: the assessment artifact is not inline" };
-  }
-  // The verifier has already decoded these bytes and compared their digest and size.
-  const bytes = decodeBase64Strict(get(location, "data") as string);
-  return {
-    ok: true,
-    envelope: (isJsonObject(envelope) ? envelope : new Map(Object.entries(envelope as object))) as JsonObject,
-    contentSha256: report.integrity.actual as string,
-    assessmentBytes: bytes,
-  };
-}
-
-/** Section statuses that allow `ok` (capsule-v1 §10.5). */
-const ALLOWED = new Set([
-  "verified",
-  "entry_membership_verified",
-  "envelope_bound",
-  "not_present",
-  "partial",
-  "not_recomputable",
-  "not_applicable",
-  "references_verified",
-  "references_partially_recomputable",
-]);

@@ -1,23 +1,23 @@
 /**
  * `deriveCandidate`: the outward candidate of one capsule (product.md §8; assessment-v1 §7.1, §7.2, §7.4).
  *
- * Order of checks: the capsule verifies and its `assessment` artifact is inline (O1); the artifact bytes pass the
- * strict parser, the assessment schema and the `assessment_id` recomputation; the capsule is exactly what our
- * adapter builds from those bytes under the capsule's own producer block (W12); then rule 7 (CLEAN excluded),
+ * Order of checks: the capsule's `assessment` artifact is inline (O1); its bytes pass the strict parser, the
+ * assessment schema and the `assessment_id` recomputation; the capsule content is exactly what our adapter builds
+ * from those bytes under the capsule's own producer block and `content_sha256` is its digest (W12, and with it
+ * capsule verification, see capsule-source.ts); then rule 7 (CLEAN excluded),
  * rules 2/3 (hypotheses), the feed policy with rule 5, rules 1/4/8 while rendering, the character rule (O7) and
  * finally the leak guard (rule 6) on the finished candidate. Every failure is a `withheld` result whose reason
  * names the path and the rule only.
  */
-import { canonicalBytes, canonicalText } from "../../src/json/canonical.js";
+import { canonicalBytes } from "../../src/json/canonical.js";
 import { sha256Hex } from "../../src/hash.js";
 import type { IntelligencePack } from "../../src/pack/types.js";
-import { assessmentContent } from "../assessment/adapter.js";
 import { checkAssessmentId } from "../assessment/assessment-id.js";
 import { AssessmentError } from "../assessment/errors.js";
 import { parseAssessment } from "../assessment/parse-assessment.js";
 import { firstControlOrFormat } from "../assessment/text-rules.js";
 import { TIERS, type Assessment, type Tier } from "../assessment/types.js";
-import { readCapsuleAssessment, type CapsuleInput } from "./capsule-source.js";
+import { checkRebuiltContent, readCapsuleAssessment, type CapsuleInput } from "./capsule-source.js";
 import { applyFeedPolicy } from "./feed-policy.js";
 import { hardenHypotheses } from "./hypotheses.js";
 import { truncateToHour } from "./hour.js";
@@ -32,14 +32,6 @@ export function overallTier(a: Pick<Assessment, "detector" | "threat_assessment"
 
 function withheld(reason: string): DeriveResult {
   return { status: "withheld", reason };
-}
-
-/** W12: the capsule content must be exactly what the adapter builds from the artifact bytes. */
-function rebuiltDigest(bytes: Uint8Array, a: Assessment, producer: unknown): string | undefined {
-  const name = producer instanceof Map ? producer.get("name") : undefined;
-  const software = producer instanceof Map ? producer.get("software") : undefined;
-  if (typeof name !== "string" || typeof software !== "string") return undefined;
-  return sha256Hex(canonicalText(assessmentContent(bytes, a, { name, software }), "content"));
 }
 
 /** Derives the outward candidate of a capsule against our loaded pack. Never throws for bad capsules. */
@@ -57,11 +49,8 @@ export function deriveCandidate(capsule: CapsuleInput, pack: IntelligencePack, o
     throw e;
   }
 
-  const content = source.envelope.get("content");
-  const producer = content instanceof Map ? content.get("producer") : undefined;
-  if (rebuiltDigest(source.assessmentBytes, assessment, producer) !== source.contentSha256) {
-    return withheld("capsule: content differs from the capsule our adapter builds from its assessment artifact");
-  }
+  const rebuildProblem = checkRebuiltContent(source, assessment);
+  if (rebuildProblem !== undefined) return withheld(rebuildProblem);
 
   if (overallTier(assessment) === "CLEAN" && !opts.includeClean) {
     return { status: "excluded", reason: "overall tier is CLEAN (use --include-clean)" };
@@ -79,7 +68,7 @@ export function deriveCandidate(capsule: CapsuleInput, pack: IntelligencePack, o
 
   const candidate: Candidate = {
     schema_version: PUBLIC_RECORD_SCHEMA,
-    capsule_sha256: source.contentSha256,
+    capsule_sha256: source.declaredSha256,
     assessment_id: assessment.assessment_id,
     created_at: createdAt,
     review_status: REVIEW_REQUIRED,
