@@ -27,7 +27,10 @@ function codePointAt(s: string, start: number): string | undefined {
 }
 
 function isWordChar(ch: string | undefined): boolean {
-  return ch !== undefined && WORD_CHAR.test(ch);
+  if (ch === undefined) return false;
+  const code = ch.charCodeAt(0);
+  if (code < 0x80) return isAsciiAlnum(code) || code === 0x5f;
+  return WORD_CHAR.test(ch);
 }
 
 /**

@@ -2,7 +2,7 @@
  * Reading a pack file from disk with the §3.2 P1 bound (never more than 1 MiB + 1 bytes are read), and locating the
  * configured pack.
  */
-import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { PackError } from "./errors.js";
 import { loadPack, MAX_PACK_BYTES } from "./load.js";
@@ -17,9 +17,15 @@ export function readPackBytes(file: string): Uint8Array {
     throw new PackError("pack", "read", `cannot read intelligence pack ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   try {
-    const buf = Buffer.alloc(MAX_PACK_BYTES + 1);
+    // The size from fstat is only a hint for the first buffer; reading continues until EOF or the limit.
+    let buf = Buffer.allocUnsafe(Math.min(fstatSync(fd).size + 1, MAX_PACK_BYTES + 1));
     let total = 0;
     for (;;) {
+      if (total === buf.length) {
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_PACK_BYTES + 1));
+        buf.copy(bigger, 0, 0, total);
+        buf = bigger;
+      }
       const n = readSync(fd, buf, total, buf.length - total, null);
       if (n === 0) break;
       total += n;

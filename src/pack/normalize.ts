@@ -16,42 +16,55 @@ import {
 } from "./normalize-tables.js";
 
 const FORMAT_OR_ENCLOSING = /^[\p{Cf}\p{Me}]$/u;
-const NONSPACING_MARK = /^\p{Mn}$/u;
-/** Quick test: does the string contain any character step 3 might drop? */
-const ANY_STRIPPABLE = /[\p{Cf}\p{Me}\p{Mn}]/u;
+/** Every character step 3 might drop (Cf, Me, Mn); everything else is always kept. */
+const STRIPPABLE = /[\p{Cf}\p{Me}\p{Mn}]/gu;
 
 function isAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
   return true;
 }
 
-/** Step 3: drop format and enclosing marks, and non-spacing marks by the block / previous-character rule. */
+/**
+ * Step 3, scanning left to right: drop Cf and Me; drop Mn inside the always-dropped blocks; drop any other Mn only
+ * when the last kept character exists and is below U+0500. Only candidate characters are visited; the last kept
+ * character before a candidate is the input character just before it unless that one was a candidate too.
+ */
 function stripMarks(s: string): string {
-  if (!ANY_STRIPPABLE.test(s)) return s;
-  let out = "";
+  let lastEnd = 0;
   let lastKept = -1;
-  for (const ch of s) {
+  return s.replace(STRIPPABLE, (ch: string, offset: number) => {
+    if (offset > lastEnd) lastKept = s.codePointAt(offset - 1 - (isLowSurrogate(s.charCodeAt(offset - 1)) && offset >= 2 ? 1 : 0)) as number;
+    lastEnd = offset + ch.length;
     const cp = ch.codePointAt(0) as number;
-    if (FORMAT_OR_ENCLOSING.test(ch)) continue;
-    if (NONSPACING_MARK.test(ch)) {
-      if (inRanges(cp, ALWAYS_DROPPED_MARK_RANGES)) continue;
-      if (lastKept !== -1 && lastKept < 0x0500) continue;
-    }
-    out += ch;
+    const drop =
+      FORMAT_OR_ENCLOSING.test(ch) || inRanges(cp, ALWAYS_DROPPED_MARK_RANGES) || (lastKept !== -1 && lastKept < 0x0500);
+    if (drop) return "";
     lastKept = cp;
-  }
-  return out;
+    return ch;
+  });
 }
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
+function escapeForClass(ch: string): string {
+  return /[\\\]\[^-]/.test(ch) ? `\\${ch}` : ch;
+}
+
+function hex(cp: number): string {
+  return `\\u{${cp.toString(16)}}`;
+}
+
+/** Every character steps 5–7 change: table keys and the removal ranges, as one character class. */
+const MAPPED = new RegExp(
+  `[${[...CONFUSABLES.keys(), ...TRADITIONAL_TO_SIMPLIFIED.keys()].map(escapeForClass).join("")}${REMOVED_RANGES.map(([lo, hi]) => `${hex(lo)}-${hex(hi)}`).join("")}]`,
+  "gu",
+);
 
 /** Steps 5–7: confusables, partial Traditional → Simplified, removal of invisible characters. */
 function mapCharacters(s: string): string {
-  let out = "";
-  for (const ch of s) {
-    const mapped = CONFUSABLES.get(ch) ?? TRADITIONAL_TO_SIMPLIFIED.get(ch);
-    if (mapped !== undefined) out += mapped; // table outputs are never removable characters
-    else if (!inRanges(ch.codePointAt(0) as number, REMOVED_RANGES)) out += ch;
-  }
-  return out;
+  return s.replace(MAPPED, (ch: string) => CONFUSABLES.get(ch) ?? TRADITIONAL_TO_SIMPLIFIED.get(ch) ?? "");
 }
 
 /** N(x) of assessment-v1 §4.1. */
