@@ -14,6 +14,8 @@
 import { join } from "node:path";
 import nacl from "tweetnacl";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
+import { sha256Hex } from "../hash.js";
+import { canonicalBytes } from "../json/canonical.js";
 import { parseStrictJson } from "../json/parse.js";
 import { isJsonObject, type JsonObject } from "../json/value.js";
 import { prepareDataDir, inspectDataDir } from "./data-dir.js";
@@ -123,7 +125,16 @@ interface PassphraseDoc {
   sealedSeed: Uint8Array;
 }
 
-const PASSPHRASE_MEMBERS = ["format", "kdf", "store_key_id", "signing_public_key", "signing_key_sealed"];
+const PASSPHRASE_MEMBERS = ["format", "kdf", "store_key_id", "signing_public_key", "signing_key_sealed", "checksum"];
+
+/**
+ * `checksum` = SHA-256 hex of the canonical JSON of the other members. It is not a secret and protects nothing
+ * against an attacker; it lets a damaged file be reported as damaged instead of as a wrong passphrase.
+ */
+function passphraseChecksum(doc: JsonObject | Record<string, unknown>): string {
+  const entries = doc instanceof Map ? [...doc.entries()] : Object.entries(doc);
+  return sha256Hex(canonicalBytes(new Map(entries.filter(([k]) => k !== "checksum")), "json"));
+}
 const KDF_MEMBERS = ["algorithm", "n", "r", "p", "dk_len", "salt", "normalization"];
 
 function readPassphraseDoc(path: string): PassphraseDoc {
@@ -162,6 +173,7 @@ function readPassphraseDoc(path: string): PassphraseDoc {
   if (typeof sealed !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(sealed) || sealed.length % 4 !== 0) {
     throw bad("json.signing_key_sealed: expected standard base64");
   }
+  if (doc.get("checksum") !== passphraseChecksum(doc)) throw bad("json.checksum: does not match the file's contents (the file was changed or damaged)");
   return { kdf: params, storeKeyId: id, publicKey: hexToBytes(pub), sealedSeed: new Uint8Array(Buffer.from(sealed, "base64")) };
 }
 
@@ -204,7 +216,8 @@ async function createPassphraseMode(layout: KeyLayout, passphrase: string, cost:
     signing_public_key: bytesToHex(signing.publicKey),
     signing_key_sealed: Buffer.from(seal(seed, store, SealKind.signingKey, SEALED_SEED_NAME)).toString("base64"),
   };
-  createFileExclusive(layout.dir, "passphrase.json", new TextEncoder().encode(`${JSON.stringify(doc, null, 2)}\n`));
+  const withChecksum = { ...doc, checksum: passphraseChecksum(doc) };
+  createFileExclusive(layout.dir, "passphrase.json", new TextEncoder().encode(`${JSON.stringify(withChecksum, null, 2)}\n`));
   // A concurrent creator may have won the race: use whatever is on disk (a different passphrase there is reported).
   return loadPassphraseMode(layout, passphrase);
 }
@@ -214,6 +227,9 @@ async function createPassphraseMode(layout: KeyLayout, passphrase: string, cost:
 /** Loads existing keys; absent keys are an error naming the command that creates them. */
 export async function loadKeys(home: string, passphrase: string | undefined): Promise<InstallationKeys> {
   const layout = keyLayout(home);
+  if (inspectDataDir(home) === "absent") {
+    throw new KeyError("missing", `no keys in ${layout.dir}: run 'evidence-bridge keys init' (or build a capsule, which creates them)`);
+  }
   const mode = storedKeyMode(home);
   if (mode === undefined) {
     if (passphrase === undefined && pathExists(layout.signingKey)) return loadKeyFileMode(layout); // reports the missing store key
@@ -230,6 +246,7 @@ export async function loadOrCreateKeys(
   opts: KeyOptions = {},
 ): Promise<{ keys: InstallationKeys; created: boolean }> {
   const layout = keyLayout(home);
+  inspectDataDir(home);
   const mode = storedKeyMode(home);
   if (mode !== undefined) return { keys: await loadKeys(home, passphrase), created: false };
   if (passphrase !== undefined && pathExists(layout.signingKey)) {
