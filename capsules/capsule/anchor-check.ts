@@ -5,7 +5,7 @@
  */
 import { echoValue } from "./fields.js";
 import type { Binding } from "./model.js";
-import { OtsError, verifyOtsEnvelope } from "./ots.js";
+import { OtsError, verifyOtsEnvelope, type OtsStructure } from "./ots.js";
 import { ANCHOR_MEANING, type AnchorItem, type VerificationReport } from "./report.js";
 import type { ResolvedArtifacts } from "./resolved.js";
 
@@ -47,7 +47,53 @@ export function parseAnchorInput(bytes: Uint8Array): Map<string, string> {
   return fields;
 }
 
-export function checkAnchor(binding: Binding, index: number, resolved: ResolvedArtifacts): AnchorItem {
+/**
+ * Per-verification memo of the byte-heavy steps (anchor input parsing, envelope walk), keyed by artifact ids:
+ * several bindings may share one anchor input and proof.
+ */
+export class AnchorMemo {
+  private readonly inputs = new Map<string, Map<string, string> | AnchorProblem>();
+  private readonly envelopes = new Map<string, OtsStructure | AnchorProblem>();
+
+  fields(id: string, bytes: Uint8Array): Map<string, string> {
+    let out = this.inputs.get(id);
+    if (out === undefined) {
+      out = capture(() => parseAnchorInput(bytes));
+      this.inputs.set(id, out);
+    }
+    if (out instanceof AnchorProblem) throw out;
+    return out;
+  }
+
+  envelope(proofId: string, proof: Uint8Array, inputId: string, input: Uint8Array): OtsStructure {
+    const key = `${proofId}\u0000${inputId}`;
+    let out = this.envelopes.get(key);
+    if (out === undefined) {
+      out = capture(() => {
+        try {
+          return verifyOtsEnvelope(proof, input);
+        } catch (err) {
+          if (err instanceof OtsError) throw new AnchorProblem(err.message);
+          throw err;
+        }
+      });
+      this.envelopes.set(key, out);
+    }
+    if (out instanceof AnchorProblem) throw out;
+    return out;
+  }
+}
+
+function capture<T>(f: () => T): T | AnchorProblem {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof AnchorProblem) return err;
+    throw err;
+  }
+}
+
+export function checkAnchor(binding: Binding, index: number, resolved: ResolvedArtifacts, memo = new AnchorMemo()): AnchorItem {
   const a = binding.anchor;
   const q = binding.inclusion;
   const e = binding.entry;
@@ -63,7 +109,7 @@ export function checkAnchor(binding: Binding, index: number, resolved: ResolvedA
     if (input === undefined) throw new AnchorProblem("anchor input artifact did not verify");
     const proof = resolved.get(a.proofArtifactRef);
     if (proof === undefined) throw new AnchorProblem("detached timestamp proof artifact did not verify");
-    const fields = parseAnchorInput(input);
+    const fields = memo.fields(a.inputArtifactRef, input);
     const L = a.ledger;
     const expected: [string, string][] = [
       [`${L}_entries`, String(a.prefixEntries)],
@@ -74,12 +120,7 @@ export function checkAnchor(binding: Binding, index: number, resolved: ResolvedA
     for (const [key, value] of expected) {
       if (fields.get(key) !== value) throw new AnchorProblem(`anchor input field ${echoValue(key)} does not match binding`);
     }
-    try {
-      structure = verifyOtsEnvelope(proof, input);
-    } catch (err) {
-      if (err instanceof OtsError) throw new AnchorProblem(err.message);
-      throw err;
-    }
+    structure = memo.envelope(a.proofArtifactRef, proof, a.inputArtifactRef, input);
   } catch (err) {
     if (!(err instanceof AnchorProblem)) throw err;
     problems.push(err.message);
@@ -101,7 +142,8 @@ export function checkAnchor(binding: Binding, index: number, resolved: ResolvedA
 
 /** The anchor section over all bindings (§10.5 aggregate). */
 export function anchorSection(bindings: Binding[], resolved: ResolvedArtifacts): VerificationReport["anchor"] {
-  const items = bindings.map((b, i) => checkAnchor(b, i, resolved));
+  const memo = new AnchorMemo();
+  const items = bindings.map((b, i) => checkAnchor(b, i, resolved, memo));
   const status =
     items.length === 0 ? "not_present" : items.every((x) => x.status === "envelope_bound") ? "envelope_bound" : "failed";
   return { status, items, meaning: ANCHOR_MEANING };

@@ -25,19 +25,34 @@ export function ledgerEntryHash(e: LedgerEntry): string {
   return sha256Hex(canonicalBytes(hashed, "ledger_entry"));
 }
 
-/** Payload hash (§4.2.4a) of a resolved artifact, or a problem text. */
-function payloadHash(binding: Binding, resolved: ResolvedArtifacts): string {
-  const doc = resolved.json(binding.artifactRef);
-  if ("error" in doc) throw new LedgerProblem(doc.error);
-  try {
-    return sha256Hex(legacyCanonicalBytes(doc.value));
-  } catch (e) {
-    if (e instanceof CanonicalError) throw new LedgerProblem(e.message);
-    throw e;
+/** Payload hashes (§4.2.4a) per artifact id, or the problem text: several bindings may bind one large artifact. */
+type PayloadHashes = Map<string, { hash: string } | { problem: string }>;
+
+function payloadHash(artifactRef: string, resolved: ResolvedArtifacts, memo: PayloadHashes): string {
+  let out = memo.get(artifactRef);
+  if (out === undefined) {
+    const doc = resolved.json(artifactRef);
+    if ("error" in doc) out = { problem: doc.error };
+    else {
+      try {
+        out = { hash: sha256Hex(legacyCanonicalBytes(doc.value)) };
+      } catch (e) {
+        if (!(e instanceof CanonicalError)) throw e;
+        out = { problem: e.message };
+      }
+    }
+    memo.set(artifactRef, out);
   }
+  if ("problem" in out) throw new LedgerProblem(out.problem);
+  return out.hash;
 }
 
-export function checkLedger(binding: Binding, index: number, resolved: ResolvedArtifacts): LedgerItem {
+export function checkLedger(
+  binding: Binding,
+  index: number,
+  resolved: ResolvedArtifacts,
+  memo: PayloadHashes = new Map(),
+): LedgerItem {
   const problems: string[] = [];
   let entryIntegrity: LedgerItem["entry_integrity"] = "failed";
   let membership: LedgerItem["membership"] = "failed";
@@ -45,7 +60,7 @@ export function checkLedger(binding: Binding, index: number, resolved: ResolvedA
     if (!resolved.has(binding.artifactRef)) {
       throw new LedgerProblem(`bound artifact ${echoValue(binding.artifactRef)} did not verify`);
     }
-    if (payloadHash(binding, resolved) !== binding.entry.payloadSha256) {
+    if (payloadHash(binding.artifactRef, resolved, memo) !== binding.entry.payloadSha256) {
       throw new LedgerProblem("artifact payload does not match ledger payload_sha256");
     }
     if (ledgerEntryHash(binding.entry) !== binding.entry.entryHash) {
@@ -86,7 +101,8 @@ export function checkLedger(binding: Binding, index: number, resolved: ResolvedA
 
 /** The ledger section over all bindings (§10.5 aggregate). */
 export function ledgerSection(bindings: Binding[], resolved: ResolvedArtifacts): VerificationReport["ledger"] {
-  const items = bindings.map((b, i) => checkLedger(b, i, resolved));
+  const memo: PayloadHashes = new Map();
+  const items = bindings.map((b, i) => checkLedger(b, i, resolved, memo));
   const status =
     items.length === 0 ? "not_present" : items.every((x) => x.status === "entry_membership_verified") ? "entry_membership_verified" : "failed";
   return { status, items, meaning: LEDGER_MEANING };

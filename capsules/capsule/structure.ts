@@ -273,29 +273,26 @@ function readProof(v: unknown, p: string, artifactIds: Map<string, Artifact>, in
   fail(`${p}.type: unknown proof ${echoValue(type ?? null)}`);
 }
 
-/** §7.6, after all derivations are read. */
+/** §7.6, after all derivations are read (set lookups keep the worst case small: 128 claims × 128 derivations). */
 function crossCheckDerivations(claims: Claim[], derivations: Derivation[]): void {
-  const byId = new Map(derivations.map((d) => [d.id, d]));
+  const byId = new Map(derivations.map((d) => [d.id, { d, supports: new Set(d.supportsClaimRefs) }]));
   for (const claim of claims) {
     const cid = echoValue(claim.id);
+    const cited = new Set(claim.artifactRefs);
     for (const ref of claim.derivationRefs) {
-      const d = byId.get(ref);
-      if (d === undefined) fail(`claim ${cid}: unknown derivation ${echoValue(ref)}`);
-      if (!d.supportsClaimRefs.includes(claim.id)) {
-        fail(`claim ${cid} and derivation ${echoValue(ref)} do not reference each other`);
-      }
-      const missing = d.inputArtifactRefs.filter((a) => !claim.artifactRefs.includes(a));
+      const entry = byId.get(ref);
+      if (entry === undefined) fail(`claim ${cid}: unknown derivation ${echoValue(ref)}`);
+      if (!entry.supports.has(claim.id)) fail(`claim ${cid} and derivation ${echoValue(ref)} do not reference each other`);
+      const missing = entry.d.inputArtifactRefs.filter((a) => !cited.has(a));
       if (missing.length > 0) {
         fail(`claim ${cid}: derivation ${echoValue(ref)} uses artifact(s) not cited by the claim: ${sortedList(missing)}`);
       }
     }
   }
-  const claimsById = new Map(claims.map((c) => [c.id, c]));
+  const refsOf = new Map(claims.map((cl) => [cl.id, new Set(cl.derivationRefs)]));
   for (const d of derivations) {
     for (const cid of d.supportsClaimRefs) {
-      if (!claimsById.get(cid)!.derivationRefs.includes(d.id)) {
-        fail(`derivation ${echoValue(d.id)} and claim ${echoValue(cid)} do not reference each other`);
-      }
+      if (!refsOf.get(cid)!.has(d.id)) fail(`derivation ${echoValue(d.id)} and claim ${echoValue(cid)} do not reference each other`);
     }
   }
 }

@@ -236,6 +236,25 @@ describeShared("§14.64 a failing binding that no claim references", () => {
   });
 });
 
+describeShared("many bindings over the same artifacts", () => {
+  test("32 bindings sharing one reading, anchor input and proof all verify; a differing anchor field fails alone", () => {
+    const cap = vector("P");
+    const bindings = getAt(cap, c("bindings")) as JsonObject[];
+    for (let i = 1; i < 32; i++) {
+      const copy = clone(bindings[0]);
+      copy.set("id", `copy-${i}`);
+      bindings.push(copy);
+    }
+    ((bindings[7].get("anchor") as JsonObject)).set("anchored_at", "2026-08-04T09:26:52.865414Z");
+    const r = verify(rehash(cap));
+    expect(r.ledger.status).toBe("entry_membership_verified");
+    expect(r.ledger.items).toHaveLength(32);
+    expect(r.anchor.items.filter((x) => x.status === "envelope_bound")).toHaveLength(31);
+    expect(r.anchor.items[7].problems).toEqual(["anchor input field 'anchored_at' does not match binding"]);
+    expect(r.anchor.items[8].structure).toEqual({ nodes: 31, attestations: 3 });
+  });
+});
+
 describe("splitLines follows Python str.splitlines()", () => {
   test.each([
     ["", []],
