@@ -1,5 +1,5 @@
 /** R1 / A2 (assessment-v1 §2.7, §4.10): the assessment's `intelligence_pack` must describe the loaded pack. */
-import { PackError } from "../../src/pack/errors.js";
+import { PackError, unknownFieldError } from "../../src/pack/errors.js";
 import type { IntelligencePack } from "../../src/pack/types.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -26,6 +26,6 @@ export function checkPackReference(ref: unknown, pack: IntelligencePack, path: s
     if (r[key] !== value) throw new PackError(`${path}.${key}`, "R1", `must equal the loaded pack's ${key} (${JSON.stringify(value)})`);
   }
   for (const key of Object.keys(r)) {
-    if (key !== "sha256" && !expected.some(([k]) => k === key)) throw new PackError(`${path}.${key}`, "unknown-field", "unknown field");
+    if (key !== "sha256" && !expected.some(([k]) => k === key)) throw unknownFieldError(path, key);
   }
 }

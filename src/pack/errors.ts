@@ -29,3 +29,15 @@ export function joinPath(root: string, segments: readonly PropertyKey[]): string
   }
   return p;
 }
+
+/** Keys echoed in errors about private documents; any other key is described by its length only. */
+const SAFE_KEY = /^[a-z_][a-z0-9_]{0,63}$/;
+
+/**
+ * A {@link PackError} for an unknown field of a private document (assessment, observation): a plain lowercase key is
+ * named in the path, any other key (it could carry message content) is described only by its length.
+ */
+export function unknownFieldError(path: string, key: string): PackError {
+  if (SAFE_KEY.test(key)) return new PackError(`${path}.${key}`, "unknown-field", "unknown field");
+  return new PackError(path, "unknown-field", `unknown field <key of ${[...key].length} characters>`);
+}

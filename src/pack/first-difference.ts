@@ -11,6 +11,8 @@ export interface Difference {
   kind: "value" | "type" | "length" | "missing-key" | "extra-key";
 }
 
+const SAFE_KEY = /^[a-z_][a-z0-9_]{0,63}$/;
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -33,7 +35,10 @@ export function firstDifference(actual: unknown, expected: unknown, path: string
       if (d) return d;
     }
     for (const key of Object.keys(actual)) {
-      if (!Object.prototype.hasOwnProperty.call(expected, key)) return { path: joinPath(path, [key]), kind: "extra-key" };
+      if (!Object.prototype.hasOwnProperty.call(expected, key)) {
+        // Unexpected keys come from the compared (possibly private) document: only plain keys are named.
+        return { path: SAFE_KEY.test(key) ? joinPath(path, [key]) : path, kind: "extra-key" };
+      }
     }
     return undefined;
   }

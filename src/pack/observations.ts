@@ -3,7 +3,7 @@
  * (M1) and exact-IOC binding (M2). Messages name the path and rule and never echo IOC values or summaries.
  */
 import { codePointLength } from "../json/value.js";
-import { PackError } from "./errors.js";
+import { PackError, unknownFieldError } from "./errors.js";
 import { hasControlOrFormat, isAssessmentTimestamp, isBlank } from "./text-rules.js";
 import type { ExternalObservation, IntelligencePack, IocSet } from "./types.js";
 import {
@@ -45,7 +45,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export function validateObservation(o: unknown, path: string): asserts o is ExternalObservation {
   if (!isRecord(o)) throw new PackError(path, "type", "an external observation must be an object");
   for (const key of Object.keys(o)) {
-    if (!(OBSERVATION_FIELDS as readonly string[]).includes(key)) throw new PackError(`${path}.${key}`, "unknown-field", "unknown field");
+    if (!(OBSERVATION_FIELDS as readonly string[]).includes(key)) throw unknownFieldError(path, key);
   }
   for (const key of OBSERVATION_FIELDS) {
     if (!(key in o)) throw new PackError(`${path}.${key}`, "missing-field", "required field is missing");

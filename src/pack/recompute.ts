@@ -8,7 +8,7 @@
  * Throws {@link PackError} at the first violation, naming the JSON path and the rule. Never echoes term hits,
  * IOC values or observation text.
  */
-import { PackError } from "./errors.js";
+import { PackError, unknownFieldError } from "./errors.js";
 import { describeDifference, firstDifference } from "./first-difference.js";
 import { compareHypotheses, sortedUnique, typologySources } from "./hypotheses.js";
 import { matchSignalOnlyIndicator, meetsThreshold, signalClausesHold, signalHits } from "./match.js";
@@ -38,7 +38,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 function expectRecord(v: unknown, path: string, fields: readonly string[]): Record<string, unknown> {
   if (!isRecord(v)) throw new PackError(path, "type", "expected an object");
-  for (const key of Object.keys(v)) if (!fields.includes(key)) throw new PackError(`${path}.${key}`, "unknown-field", "unknown field");
+  for (const key of Object.keys(v)) if (!fields.includes(key)) throw unknownFieldError(path, key);
   for (const key of fields) if (!(key in v)) throw new PackError(`${path}.${key}`, "missing-field", "required field is missing");
   return v;
 }

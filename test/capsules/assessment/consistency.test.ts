@@ -136,6 +136,19 @@ describeShared("assessment consistency", () => {
     expect(f2.error).not.toContain("leaky");
   });
 
+  test("an unknown key that could carry content is described, not echoed", () => {
+    const f = failure(checkAssessmentConsistency(mutated("32-", (a) => (a.hypotheses[0].external_observations[0]["@leaky_handle +91 90000"] = "")), pack()));
+    expect(f).toMatchObject({ path: "assessment.hypotheses[0].external_observations[0]", rule: "unknown-field" });
+    expect(f.error).toContain("<key of 23 characters>");
+    expect(f.error).not.toContain("leaky");
+  });
+
+  test("an unexpected abstention key is reported at its object without echoing it", () => {
+    const f = failure(checkAssessmentConsistency(mutated("01-", (a) => (a.abstentions["@leaky_handle"] = "x")), pack()));
+    expect(f).toMatchObject({ path: "assessment.abstentions", rule: "R9" });
+    expect(f.error).not.toContain("leaky");
+  });
+
   test("with the message: the text must hash to message_sha256 and is never echoed", () => {
     const ex = example("08-");
     const f = failure(checkAssessmentConsistency(ex.assessment, pack(), { messageText: `${ex.text} ` }));
