@@ -1,0 +1,78 @@
+/**
+ * `capsule verify FILE... [--artifact-root DIR] [--json]` (capsule-v1 §11.4): load and verify each capsule, then
+ * print a short summary per file, or the exact reports with `--json`. Exit 0 only when every report is ok, 1 when
+ * some is not, 2 (one stderr line) when a file cannot be loaded; on exit 2 nothing is printed to stdout.
+ */
+import { CapsuleLoadError, loadCapsuleFile } from "../../../capsules/capsule/load.js";
+import { serializeReport, type VerificationReport } from "../../../capsules/capsule/report.js";
+import { verifyCapsule } from "../../../capsules/capsule/verify.js";
+import { parseFlags } from "../args.js";
+import { CliError, type CliCommand, type CliContext } from "../context.js";
+
+const help = `usage: evidence-bridge capsule verify FILE... [--artifact-root DIR] [--json]
+
+Verifies Evidence Capsule v1 files offline. Nothing is fetched, opened or executed: URIs are provenance strings.
+
+  --artifact-root DIR  directory that path artifacts are read from (never outside it); without it, path
+                       artifacts fail
+  --json               print the verification report (an array of reports for several files)
+
+'ok' means well-formed content identity, exact artifact bytes, and declared reference/proof relationships only;
+it does not authenticate the producer and is not a timestamp.
+
+Exit status: 0 every capsule is ok, 1 some capsule is not ok, 2 a file cannot be loaded (nothing is printed).
+`;
+
+const SECTIONS = ["schema", "integrity", "artifacts", "ledger", "anchor", "recomputability", "claims", "attestations"] as const;
+
+/** The short human summary of one report. */
+export function summarize(file: string, report: VerificationReport): string {
+  const lines = [`${file}: ${report.ok ? "ok" : "NOT OK"}`];
+  lines.push(`  ${SECTIONS.map((s) => `${s} ${report[s].status}`).join(", ")}`);
+  const itemProblems: [string, { id: string; problems: string[] }[]][] = [
+    ["artifact", report.artifacts.items],
+    ["derivation", report.recomputability.items],
+    ["ledger binding", report.ledger.items],
+    ["anchor binding", report.anchor.items],
+    ["claim", report.claims.items],
+  ];
+  for (const [label, items] of itemProblems) {
+    for (const item of items) for (const problem of item.problems) lines.push(`  ${label} ${item.id}: ${problem}`);
+  }
+  for (const error of report.errors) lines.push(`  error: ${error}`);
+  return lines.join("\n") + "\n";
+}
+
+async function run(args: string[], ctx: CliContext): Promise<number> {
+  const { flags, positionals } = parseFlags(args, {
+    "artifact-root": { type: "string" },
+    json: { type: "boolean" },
+  });
+  if (positionals.length === 0) throw new CliError("capsule verify: at least one FILE is required (see --help)");
+  const artifactRoot = flags["artifact-root"] as string | undefined;
+  if (artifactRoot === "") throw new CliError("--artifact-root: a directory is required");
+  const progress = ctx.io.stderr.isTTY === true && positionals.length > 1;
+  const reports: VerificationReport[] = [];
+  for (const [i, file] of positionals.entries()) {
+    if (progress) ctx.io.stderr.write(`\rverifying ${i + 1}/${positionals.length}`);
+    let capsule;
+    try {
+      capsule = loadCapsuleFile(file);
+    } catch (e) {
+      if (progress) ctx.io.stderr.write("\n");
+      if (e instanceof CapsuleLoadError) throw new CliError(`${file}: ${e.message}`);
+      throw e;
+    }
+    reports.push(verifyCapsule(capsule, { artifactRoot }));
+  }
+  if (progress) ctx.io.stderr.write("\n");
+  if (flags.json === true) {
+    ctx.io.stdout.write(serializeReport(reports.length === 1 ? reports[0] : reports));
+  } else {
+    ctx.io.stdout.write(reports.map((r, i) => summarize(positionals[i], r)).join(""));
+  }
+  return reports.every((r) => r.ok) ? 0 : 1;
+}
+
+const command: CliCommand = { help, run };
+export default command;
