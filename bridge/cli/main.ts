@@ -39,7 +39,7 @@ async function load(key: string): Promise<CliCommand> {
   const [file, name] = COMMANDS[key];
   let mod: Record<string, CliCommand>;
   try {
-    mod = (await import(`./commands/${file}.js`)) as Record<string, CliCommand>;
+    mod = (await import(/* @vite-ignore */ `./commands/${file}.js`)) as Record<string, CliCommand>;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND" && String((e as Error).message).includes(`commands/${file}.js`)) {
       throw new CliError(`command '${key}' is not available in this build`);

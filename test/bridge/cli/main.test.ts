@@ -1,0 +1,41 @@
+/** The dispatcher: global flags, help, unknown commands, lazy loading of a command module in process. */
+import { PassThrough } from "node:stream";
+import { describe, expect, test } from "vitest";
+import { CliError, type CliIo } from "../../../bridge/cli/context.js";
+import { main } from "../../../bridge/cli/main.js";
+
+function fakeIo(): { io: CliIo; out: () => string } {
+  const stdout = new PassThrough();
+  const chunks: Buffer[] = [];
+  stdout.on("data", (c: Buffer) => chunks.push(c));
+  const io: CliIo = { stdin: new PassThrough(), stdout, stderr: new PassThrough(), env: {} };
+  return { io, out: () => Buffer.concat(chunks).toString("utf8") };
+}
+
+describe("CLI dispatcher", () => {
+  test("--help lists the commands", async () => {
+    const { io, out } = fakeIo();
+    expect(await main(["--help"], io)).toBe(0);
+    expect(out()).toContain("capsule verify");
+    expect(out()).toContain("pack match");
+  });
+
+  test("a command's --help is loaded lazily from its module", async () => {
+    const { io, out } = fakeIo();
+    expect(await main(["pack", "verify", "--help"], io)).toBe(0);
+    expect(out()).toMatch(/pack verify/);
+  });
+
+  test("unknown commands and global flags are errors that name them", async () => {
+    const { io } = fakeIo();
+    await expect(main(["frobnicate"], io)).rejects.toThrow(new CliError("unknown command: frobnicate (see --help)"));
+    await expect(main(["--colour", "x", "pack", "verify"], io)).rejects.toThrow("unknown global flag --colour");
+    await expect(main(["--home"], io)).rejects.toThrow("--home: a value is required");
+  });
+
+  test("a group without a subcommand prints its subcommands", async () => {
+    const { io, out } = fakeIo();
+    expect(await main(["capsule"], io)).toBe(2);
+    expect(out()).toContain("verify");
+  });
+});
