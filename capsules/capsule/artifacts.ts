@@ -6,6 +6,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { sha256Hex } from "../../src/hash.js";
+import { codePointLength } from "../../src/json/value.js";
 import { fsErrorDetail } from "./fs-detail.js";
 import { Base64Error, decodeBase64Strict } from "./base64.js";
 import type { Artifact } from "./model.js";
@@ -17,7 +18,7 @@ class ArtifactProblem extends Error {}
 
 /** §8.4.1: bytes of an inline artifact. */
 function inlineBytes(data: string): Uint8Array {
-  if (data.length > INLINE_DATA_MAX_CHARS) throw new ArtifactProblem("inline artifact exceeds the v1 encoded-size limit");
+  if (data.length > INLINE_DATA_MAX_CHARS && codePointLength(data) > INLINE_DATA_MAX_CHARS) throw new ArtifactProblem("inline artifact exceeds the v1 encoded-size limit");
   let bytes: Uint8Array;
   try {
     bytes = decodeBase64Strict(data);

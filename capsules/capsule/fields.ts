@@ -38,7 +38,7 @@ export function fieldsAt(v: unknown, p: string, names: readonly string[]): JsonO
   const missing = names.filter((n) => !obj.has(n));
   if (missing.length > 0) fail(`${p}: missing field(s): ${missing.sort(compareCodePoints).join(", ")}`);
   if (obj.size !== names.length) {
-    const unknown = [...obj.keys()].filter((k) => !names.includes(k));
+    const unknown = [...obj.keys()].map(String).filter((k) => !names.includes(k));
     fail(`${p}: unknown field(s): ${unknown.sort(compareCodePoints).join(", ")}`);
   }
   return obj;
