@@ -1,0 +1,410 @@
+/**
+ * Client of the hosted tool server (hosted-tool-server.md §7, product.md §9): stateless JSON-RPC over HTTP POST,
+ * discovery (`initialize` + `tools/list`) at start-up and on demand, the seven-name allow-list and read-only rule,
+ * schema-drift reporting, the egress guard, byte-faithful `tools/call` results, and the `unavailable` result for
+ * every way the upstream can fail. Published files are fetched through {@link PublishedFiles}.
+ *
+ * Nothing here writes to stdout. Diagnostics (schema drift) go to the `diagnostics` callback, stderr by default,
+ * and never contain tool arguments.
+ */
+import { checkEgress, type EgressSecrets } from "./egress-guard.js";
+import { Agents, MAX_RESPONSE_BYTES, sendHttp, TransportError, type HttpResponse } from "./http-transport.js";
+import { buildRequest, MAX_REQUEST_BYTES, parseResponse, type RpcErrorObject } from "./json-rpc.js";
+import { isPublicToolName, PINNED_TOOLS, PUBLIC_TOOL_NAMES, type PublicToolName } from "./pinned-tools.js";
+import { PublishedFiles, type PublishedOutcome } from "./published-files.js";
+import { detectDrift, formatDrift, isReadOnly, type DriftReport } from "./schema-drift.js";
+import { unavailableResult, type UnavailableResult } from "./unavailable.js";
+
+export const DEFAULT_TIMEOUT_MS = 45_000;
+/** Protocol versions the hosted server accepts in `MCP-Protocol-Version` (§1.4); the first is preferred. */
+export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-06-18", "2025-03-26"] as const;
+
+export interface HostedClientOptions {
+  /** MCP endpoint (required; no default). */
+  mcpUrl: string;
+  /** Base of published files, for {@link HostedClient.fetchPublished}. */
+  baseUrl?: string;
+  /** Budget per call, retry included (default 45 s). */
+  timeoutMs?: number;
+  /** Response cap (default 8 MiB). */
+  maxResponseBytes?: number;
+  /** Pause before the single retry (default 200 ms). */
+  retryDelayMs?: number;
+  /** Published-file cache lifetime (default 60 s) and size cap (default 8 MiB). */
+  readingsTtlMs?: number;
+  readingsMaxBytes?: number;
+  /** A cached discovery older than this is refreshed before the next call (default 10 min). */
+  discoveryMaxAgeMs?: number;
+  /** Private values the egress guard refuses to send (IOC values, message hashes); read at every call. */
+  secrets?: () => EgressSecrets;
+  /** Diagnostic lines (schema drift); default: `evidence-bridge: <line>` on stderr. */
+  diagnostics?: (line: string) => void;
+  clientInfo?: { name: string; version: string };
+}
+
+/** A public tool as the bridge exposes it: pinned schema, live title and description when known. */
+export interface ExposedTool {
+  name: PublicToolName;
+  title: string;
+  description: string;
+  inputSchema: Readonly<Record<string, unknown>>;
+  /** True when the last discovery saw the tool upstream, read-only. */
+  discovered: boolean;
+}
+
+export interface IgnoredTool {
+  name: string;
+  reason: "not on the allow-list" | "not read-only";
+}
+
+export interface Discovery {
+  /** When discovery completed (ms since the epoch). */
+  at: number;
+  /** Negotiated version, sent as `MCP-Protocol-Version` afterwards (undefined when upstream chose another). */
+  protocolVersion: string | undefined;
+  /** The exact text of the upstream `initialize` result, to relay serverInfo, capabilities and instructions unchanged. */
+  initializeResultText: string;
+  initializeResult: Record<string, unknown>;
+  /** Upstream tools/list entries, as received. */
+  upstreamTools: unknown[];
+  /** Allow-listed, read-only upstream tool names. */
+  exposed: Set<PublicToolName>;
+  ignored: IgnoredTool[];
+  drift: DriftReport;
+}
+
+export type DiscoveryOutcome = { ok: true; discovery: Discovery } | { ok: false; reason: string; retryable: boolean };
+
+/** Outcome of any JSON-RPC request to the hosted server. */
+export type RpcOutcome =
+  /** A JSON-RPC result. `resultText` is the exact text received; `result` is a parsed copy. */
+  | { kind: "result"; result: unknown; resultText: string; attempts: number }
+  /** A JSON-RPC error answered with HTTP 200: relay it as an error, never as an isError result. */
+  | { kind: "rpc-error"; error: RpcErrorObject; errorText: string; attempts: number }
+  /** Upstream could not answer (transport failure, 4xx/5xx, malformed or oversize body). */
+  | { kind: "unavailable"; reason: string; retryable: boolean; attempts: number; httpStatus?: number; result: UnavailableResult }
+  /** The caller cancelled: the HTTP request was aborted and no response must be written. */
+  | { kind: "cancelled"; attempts: number }
+  /** Refused locally (not a public tool, not read-only upstream, egress guard, request too large); nothing sent. */
+  | { kind: "refused"; reason: string; result: RefusedResult };
+
+export type ToolCallOutcome = RpcOutcome;
+
+export interface RefusedResult {
+  isError: true;
+  content: [{ type: "text"; text: string }];
+  structuredContent: { status: "refused"; reason: string };
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Budget for this call (default: the client's). */
+  timeoutMs?: number;
+  /**
+   * The client's original `arguments` JSON text, forwarded verbatim instead of re-serializing `args` (which would
+   * turn `5.0` into `5` and `1e400` into `null`). Must be a JSON object text equal in meaning to `args`.
+   */
+  argumentsText?: string;
+  /** `_meta` to pass through unchanged (e.g. a progressToken); upstream ignores it. */
+  meta?: unknown;
+}
+
+function refused(reason: string): Extract<RpcOutcome, { kind: "refused" }> {
+  return {
+    kind: "refused",
+    reason,
+    result: { isError: true, content: [{ type: "text", text: reason }], structuredContent: { status: "refused", reason } },
+  };
+}
+
+function unavailable(reason: string, retryable: boolean, attempts: number, httpStatus?: number): Extract<RpcOutcome, { kind: "unavailable" }> {
+  return { kind: "unavailable", reason, retryable, attempts, httpStatus, result: unavailableResult(reason, retryable) };
+}
+
+export class HostedClient {
+  private readonly agents = new Agents();
+  private readonly published: PublishedFiles;
+  private nextId = 1;
+  private current: Discovery | undefined;
+  private discovering: Promise<DiscoveryOutcome> | undefined;
+  private readonly diagnostics: (line: string) => void;
+  /** Last diagnostics reported, so that rediscovery does not repeat them. */
+  private lastReport = "";
+
+  constructor(private readonly opts: HostedClientOptions) {
+    const u = new URL(opts.mcpUrl);
+    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("mcpUrl: only http and https URLs are allowed");
+    this.diagnostics = opts.diagnostics ?? ((line) => void process.stderr.write(`evidence-bridge: ${line}\n`));
+    this.published = new PublishedFiles(
+      {
+        baseUrl: opts.baseUrl,
+        timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        ttlMs: opts.readingsTtlMs,
+        maxBytes: opts.readingsMaxBytes,
+        retryDelayMs: opts.retryDelayMs,
+      },
+      this.agents,
+    );
+  }
+
+  /** The last successful discovery, if any. */
+  get discovery(): Discovery | undefined {
+    return this.current;
+  }
+
+  /** Closes idle keep-alive connections. */
+  close(): void {
+    this.agents.destroy();
+  }
+
+  /**
+   * Sends one JSON-RPC request (`paramsText` is the exact params JSON) and classifies the answer. The negotiated
+   * protocol version is sent as `MCP-Protocol-Version` unless `protocolVersion` overrides it (`null`: omit).
+   */
+  async request(
+    method: string,
+    paramsText?: string,
+    opts: { signal?: AbortSignal; timeoutMs?: number; protocolVersion?: string | null } = {},
+  ): Promise<RpcOutcome> {
+    const secrets = paramsText === undefined ? undefined : this.opts.secrets?.();
+    if (secrets) {
+      let parsed: unknown = null;
+      try {
+        parsed = JSON.parse(paramsText!);
+      } catch {
+        return refused("refused: the request parameters are not valid JSON");
+      }
+      const verdict = checkEgress([parsed, paramsText], secrets);
+      if (!verdict.ok) return refused(verdict.reason);
+    }
+    const body = Buffer.from(buildRequest(this.nextId++, method, paramsText), "utf8");
+    if (body.length > MAX_REQUEST_BYTES) {
+      return refused(`refused: the request would exceed the hosted server's ${MAX_REQUEST_BYTES}-byte request limit`);
+    }
+    const headers: Record<string, string> = {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      "User-Agent": "evidence-bridge",
+    };
+    const version = opts.protocolVersion === undefined ? this.current?.protocolVersion : (opts.protocolVersion ?? undefined);
+    if (version !== undefined) headers["MCP-Protocol-Version"] = version;
+    let res: HttpResponse;
+    try {
+      res = await sendHttp(
+        {
+          method: "POST",
+          url: this.opts.mcpUrl,
+          headers,
+          body,
+          timeoutMs: opts.timeoutMs ?? this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          signal: opts.signal,
+          maxResponseBytes: this.opts.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+          retryDelayMs: this.opts.retryDelayMs,
+        },
+        this.agents,
+      );
+    } catch (e) {
+      if (!(e instanceof TransportError)) throw e;
+      if (e.kind === "aborted") return { kind: "cancelled", attempts: e.attempts };
+      if (e.kind === "too-large") return unavailable(`the hosted server's response was refused: ${e.message}`, false, e.attempts);
+      const what = e.kind === "timeout" ? "the hosted server did not answer in time" : "the hosted server could not be reached";
+      return unavailable(`${what} (${e.message}${e.attempts > 1 ? ` after ${e.attempts} attempts` : ""})`, true, e.attempts);
+    }
+    return this.classify(res);
+  }
+
+  private classify(res: HttpResponse): RpcOutcome {
+    const { status, attempts } = res;
+    const type = String(res.headers["content-type"] ?? "").toLowerCase();
+    const isJson = type.startsWith("application/json");
+    if (status !== 200) {
+      let detail = "";
+      if (isJson && res.body.length > 0 && res.body.length <= 4096) {
+        const p = parseResponse(res.body);
+        if (p.kind === "error") detail = `: ${p.error.message}`;
+      }
+      if (status >= 500) return unavailable(`the hosted server failed (HTTP ${status}${detail}) after ${attempts} attempt${attempts > 1 ? "s" : ""}`, true, attempts, status);
+      return unavailable(`the hosted server rejected the request (HTTP ${status}${detail})`, false, attempts, status);
+    }
+    if (!isJson) return unavailable(`the hosted server answered with ${type ? `content type ${type}` : "no content type"}, not JSON`, true, attempts, status);
+    const p = parseResponse(res.body);
+    if (p.kind === "invalid") return unavailable(`the hosted server sent a malformed response (${p.reason})`, true, attempts, status);
+    if (p.kind === "error") return { kind: "rpc-error", error: p.error, errorText: p.errorText, attempts };
+    return { kind: "result", result: p.result, resultText: p.resultText, attempts };
+  }
+
+  /**
+   * Discovery: `initialize` then `tools/list` (following `nextCursor`). Concurrent callers share one run, which
+   * no single caller can cancel: `signal` only stops this caller's wait. Drift findings and failures are written
+   * to the diagnostics callback, once per change.
+   */
+  discover(signal?: AbortSignal): Promise<DiscoveryOutcome> {
+    if (!this.discovering) {
+      this.discovering = this.runDiscovery().finally(() => {
+        this.discovering = undefined;
+      });
+    }
+    const run = this.discovering;
+    if (!signal) return run;
+    const cancelled: DiscoveryOutcome = { ok: false, reason: "discovery: cancelled", retryable: true };
+    if (signal.aborted) return Promise.resolve(cancelled);
+    return new Promise((resolve) => {
+      const onAbort = () => resolve(cancelled);
+      signal.addEventListener("abort", onAbort, { once: true });
+      void run.then((o) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(o);
+      });
+    });
+  }
+
+  private report(lines: string[]): void {
+    const summary = lines.join("\n");
+    if (summary === this.lastReport) return;
+    this.lastReport = summary;
+    for (const line of lines) this.diagnostics(line);
+  }
+
+  private async runDiscovery(): Promise<DiscoveryOutcome> {
+    const fail = (what: string, o: RpcOutcome): DiscoveryOutcome => {
+      let out: DiscoveryOutcome;
+      if (o.kind === "unavailable") out = { ok: false, reason: `${what}: ${o.reason}`, retryable: o.retryable };
+      else if (o.kind === "rpc-error") out = { ok: false, reason: `${what}: JSON-RPC error ${o.error.code}: ${o.error.message}`, retryable: false };
+      else if (o.kind === "refused") out = { ok: false, reason: `${what}: ${o.reason}`, retryable: false };
+      else out = { ok: false, reason: `${what}: unexpected result shape`, retryable: false };
+      this.report([`tool discovery failed: ${out.reason}`]);
+      return out;
+    };
+    const clientInfo = this.opts.clientInfo ?? { name: "evidence-bridge", version: "0" };
+    const initParams = JSON.stringify({ protocolVersion: SUPPORTED_PROTOCOL_VERSIONS[0], capabilities: {}, clientInfo });
+    // initialize is sent without MCP-Protocol-Version, so a stale negotiated value cannot get it rejected.
+    const init = await this.request("initialize", initParams, { protocolVersion: null });
+    if (init.kind !== "result" || typeof init.result !== "object" || init.result === null) return fail("initialize", init);
+    const initResult = init.result as Record<string, unknown>;
+    const pv = initResult.protocolVersion;
+    const protocolVersion = (SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(pv) ? (pv as string) : undefined;
+    const tools: unknown[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const params = cursor === undefined ? undefined : JSON.stringify({ cursor });
+      const list = await this.request("tools/list", params, { protocolVersion: protocolVersion ?? null });
+      if (list.kind !== "result") return fail("tools/list", list);
+      const r = list.result as Record<string, unknown> | null;
+      if (typeof r !== "object" || r === null || !Array.isArray(r.tools)) return fail("tools/list", list);
+      tools.push(...r.tools);
+      cursor = typeof r.nextCursor === "string" && r.nextCursor !== "" ? r.nextCursor : undefined;
+      if (cursor === undefined) break;
+    }
+    const exposed = new Set<PublicToolName>();
+    const ignored: IgnoredTool[] = [];
+    for (const t of tools) {
+      const name = typeof t === "object" && t !== null ? (t as Record<string, unknown>).name : undefined;
+      if (!isPublicToolName(name)) ignored.push({ name: typeof name === "string" ? name : String(name), reason: "not on the allow-list" });
+      else if (!isReadOnly(t)) ignored.push({ name, reason: "not read-only" });
+      else exposed.add(name);
+    }
+    const drift = detectDrift(tools);
+    this.report(formatDrift(drift));
+    const discovery: Discovery = {
+      at: Date.now(),
+      protocolVersion,
+      initializeResultText: init.resultText,
+      initializeResult: initResult,
+      upstreamTools: tools,
+      exposed,
+      ignored,
+      drift,
+    };
+    this.current = discovery;
+    return { ok: true, discovery };
+  }
+
+  /**
+   * The public tools to list: the pinned seven, minus any the last discovery saw upstream without
+   * `readOnlyHint: true`. Schemas are always the pinned ones; titles and descriptions are the live ones when known.
+   */
+  listTools(): ExposedTool[] {
+    const d = this.current;
+    const out: ExposedTool[] = [];
+    for (const name of PUBLIC_TOOL_NAMES) {
+      const pinned = PINNED_TOOLS[name];
+      const live = d?.upstreamTools.find((t) => typeof t === "object" && t !== null && (t as Record<string, unknown>).name === name) as
+        | Record<string, unknown>
+        | undefined;
+      if (live && !d!.exposed.has(name)) continue;
+      out.push({
+        name,
+        title: live && typeof live.title === "string" ? live.title : pinned.title,
+        description: live && typeof live.description === "string" ? live.description : pinned.description,
+        inputSchema: pinned.inputSchema,
+        discovered: live !== undefined,
+      });
+    }
+    return out;
+  }
+
+  /** Calls one public tool and classifies the answer; the result passes through exactly as received. */
+  async callTool(name: string, args: unknown, opts: CallOptions = {}): Promise<ToolCallOutcome> {
+    if (!isPublicToolName(name)) return refused("refused: not one of the seven public tools of the hosted server");
+    let argsText: string;
+    let sent: unknown;
+    if (opts.argumentsText !== undefined) {
+      try {
+        sent = JSON.parse(opts.argumentsText);
+      } catch {
+        return refused("refused: the tool arguments are not valid JSON");
+      }
+      argsText = opts.argumentsText;
+    } else {
+      sent = args === undefined ? {} : args;
+      try {
+        argsText = JSON.stringify(sent) ?? "null";
+      } catch {
+        return refused("refused: the tool arguments cannot be serialized as JSON");
+      }
+    }
+    if (typeof sent !== "object" || sent === null || Array.isArray(sent)) return refused("refused: the tool arguments must be a JSON object");
+    const secrets = this.opts.secrets?.();
+    if (secrets) {
+      // Everything that would leave: the parsed arguments, their exact text (escapes included) and _meta.
+      const verdict = checkEgress([args, sent, argsText, opts.meta ?? null], secrets);
+      if (!verdict.ok) return refused(verdict.reason);
+    }
+    const maxAge = this.opts.discoveryMaxAgeMs ?? 600_000;
+    if (!this.current || Date.now() - this.current.at >= maxAge) {
+      const d = await this.discover(opts.signal);
+      if (!d.ok && !this.current) {
+        if (opts.signal?.aborted) return { kind: "cancelled", attempts: 0 };
+        return unavailable(`tool discovery failed (${d.reason})`, d.retryable, 0);
+      }
+    }
+    const d = this.current!;
+    if (!d.exposed.has(name)) {
+      const offered = d.upstreamTools.some((t) => typeof t === "object" && t !== null && (t as Record<string, unknown>).name === name);
+      if (offered) return refused(`refused: the hosted server does not mark ${name} read-only, so the bridge does not call it`);
+      return unavailable(`the hosted server does not offer ${name}`, false, 0);
+    }
+    let paramsText = `{"name":${JSON.stringify(name)},"arguments":${argsText}`;
+    if (opts.meta !== undefined) {
+      let metaText: string | undefined;
+      try {
+        metaText = JSON.stringify(opts.meta);
+      } catch {
+        metaText = undefined;
+      }
+      if (metaText === undefined) return refused("refused: _meta cannot be serialized as JSON");
+      paramsText += `,"_meta":${metaText}`;
+    }
+    paramsText += "}";
+    const out = await this.request("tools/call", paramsText, { signal: opts.signal, timeoutMs: opts.timeoutMs });
+    if (out.kind === "result" && (typeof out.result !== "object" || out.result === null || Array.isArray(out.result))) {
+      return unavailable("the hosted server sent a tools/call result that is not an object", true, out.attempts);
+    }
+    return out;
+  }
+
+  /** Fetches a published file (`readings/...`, `integrations/...`) from the configured base URL. */
+  fetchPublished(path: string, signal?: AbortSignal): Promise<PublishedOutcome> {
+    return this.published.fetch(path, signal);
+  }
+}

@@ -1,0 +1,204 @@
+/** Unit tests of the upstream client's pure modules: unavailable results, egress guard, pinned tools, drift, JSON-RPC bodies. */
+import { describe, expect, test } from "vitest";
+import { checkEgress } from "../../../bridge/upstream/egress-guard.js";
+import { buildRequest, parseResponse, topLevelSpans } from "../../../bridge/upstream/json-rpc.js";
+import { isPublicToolName, PINNED_TOOLS, PUBLIC_TOOL_NAMES } from "../../../bridge/upstream/pinned-tools.js";
+import { compareSchemas, detectDrift, formatDrift, isReadOnly } from "../../../bridge/upstream/schema-drift.js";
+import { CALM_SENTENCE, isUnavailableResult, notConfiguredResult, unavailableResult } from "../../../bridge/upstream/unavailable.js";
+import { describeShared, readShared } from "../../helpers/shared.js";
+
+describe("unavailable result", () => {
+  test("has the documented shape and always carries the calm sentence", () => {
+    for (const retryable of [true, false]) {
+      const r = unavailableResult("the hosted server could not be reached (connection refused)", retryable);
+      expect(r.isError).toBe(true);
+      expect(r.structuredContent).toEqual({ status: "unavailable", reason: "the hosted server could not be reached (connection refused)", retryable });
+      expect(r.content).toHaveLength(1);
+      expect(r.content[0].type).toBe("text");
+      expect(r.content[0].text).toContain("A missing or stale measurement is not evidence of calm.");
+      expect(r.content[0].text).toContain("connection refused");
+      expect(isUnavailableResult(r)).toBe(true);
+    }
+    expect(CALM_SENTENCE).toBe("A missing or stale measurement is not evidence of calm.");
+    expect(isUnavailableResult({ isError: false, structuredContent: { status: "unavailable", reason: "x", retryable: true } })).toBe(false);
+  });
+  test("not configured is unavailable and not retryable", () => {
+    const r = notConfiguredResult();
+    expect(r.structuredContent.retryable).toBe(false);
+    expect(r.structuredContent.reason).toContain("--mcp-url");
+    expect(r.content[0].text).toContain(CALM_SENTENCE);
+  });
+});
+
+describe("egress guard", () => {
+  const secrets = { values: ["TRX9aBcDeFgHiJkLmNoP", "+91 98765 43210", "5f2b0c"] };
+  test("passes arguments without private values", () => {
+    expect(checkEgress({ name: "ooni-gfw", max_rows: 5 }, secrets)).toEqual({ ok: true });
+    expect(checkEgress({}, { values: [] })).toEqual({ ok: true });
+  });
+  test("refuses a private value anywhere, case-insensitively: nested strings, keys, arrays, Maps, numbers", () => {
+    const hits: unknown[] = [
+      { status: "wallet trx9abcdefghijklmnop seen" },
+      { deep: [{ x: ["+91 98765 43210"] }] },
+      { ["TRX9ABCDEFGHIJKLMNOP"]: 1 },
+      new Map([["q", "about 5F2B0C"]]),
+      [{ n: 5 }, "5f2b0c"],
+    ];
+    for (const h of hits) expect(checkEgress(h, secrets).ok, JSON.stringify(h instanceof Map ? [...h] : h)).toBe(false);
+    expect(checkEgress({ phone: 919876543210 }, { values: ["9876543210"] }).ok).toBe(false);
+  });
+  test("zero-width characters cannot split a private value", () => {
+    expect(checkEgress({ q: "TRX9aBcDe\u200BFgHiJkLmNoP" }, secrets).ok).toBe(false);
+  });
+  test("the reason never echoes the private value, the matching text or the key", () => {
+    const v = checkEgress({ "key-TRX9aBcDeFgHiJkLmNoP": "context TRX9aBcDeFgHiJkLmNoP context" }, secrets);
+    expect(v.ok).toBe(false);
+    const reason = (v as { reason: string }).reason;
+    expect(reason.toLowerCase()).not.toContain("trx9");
+    expect(reason).not.toContain("context");
+    expect(reason).not.toContain("key-");
+  });
+  test("empty private values are ignored instead of matching everything", () => {
+    expect(checkEgress({ q: "anything" }, { values: ["", "  ", "\u200B"] })).toEqual({ ok: true });
+  });
+});
+
+describe("pinned tools", () => {
+  test("the allow-list is exactly the seven public tools", () => {
+    expect([...PUBLIC_TOOL_NAMES].sort()).toEqual(
+      ["get_newsroom", "get_signal", "gfw_reading", "list_signals", "query_economic_observations", "research_catalog", "whats_happening"].sort(),
+    );
+    expect(isPublicToolName("get_signal")).toBe(true);
+    expect(isPublicToolName("publish_note")).toBe(false);
+    expect(isPublicToolName(undefined)).toBe(false);
+  });
+  test("research_catalog follows the interface specification", () => {
+    expect(PINNED_TOOLS.research_catalog.inputSchema).toEqual({
+      type: "object",
+      properties: { offset: { type: "integer", minimum: 0, maximum: 1000 }, limit: { type: "integer", minimum: 1, maximum: 25 } },
+      required: ["offset"],
+      additionalProperties: false,
+    });
+  });
+  test("pinned schemas are frozen and name no host", () => {
+    expect(Object.isFrozen(PINNED_TOOLS.get_signal.inputSchema)).toBe(true);
+    expect(() => {
+      (PINNED_TOOLS.get_signal.inputSchema as Record<string, unknown>).additionalProperties = true;
+    }).toThrow();
+    expect(JSON.stringify(PINNED_TOOLS)).not.toMatch(/https?:|\.info\b|palimpsest/i);
+  });
+});
+
+describeShared("pinned tools against the recorded tools/list", () => {
+  test("the six 1.9.0 schemas equal the recorded ones exactly, with no drift reported", () => {
+    const tools = JSON.parse(readShared("data", "hosted-responses", "05-tools-list.json").toString()).result.tools as Array<{
+      name: string;
+      inputSchema: unknown;
+    }>;
+    expect(tools).toHaveLength(6);
+    for (const t of tools) {
+      expect(isPublicToolName(t.name)).toBe(true);
+      expect(PINNED_TOOLS[t.name as keyof typeof PINNED_TOOLS].inputSchema, t.name).toEqual(t.inputSchema);
+      expect(isReadOnly(t)).toBe(true);
+    }
+    const report = detectDrift(tools);
+    // research_catalog is missing from the 1.9.0 list: that is the only finding.
+    expect(report.tools).toEqual([{ tool: "research_catalog", status: "missing", differences: [] }]);
+  });
+});
+
+describe("schema drift", () => {
+  const schema = () => structuredClone(PINNED_TOOLS.get_signal.inputSchema) as Record<string, any>;
+  const entry = (name: string, inputSchema: unknown, readOnly = true) => ({
+    name,
+    inputSchema,
+    annotations: readOnly ? { readOnlyHint: true } : { readOnlyHint: false },
+  });
+  const all = () => PUBLIC_TOOL_NAMES.map((n) => entry(n, structuredClone(PINNED_TOOLS[n].inputSchema)));
+
+  test("identical schemas (member order ignored, required as a set) are not drift", () => {
+    const s = schema();
+    const reordered = { additionalProperties: s.additionalProperties, required: [...s.required].reverse(), properties: s.properties, type: s.type };
+    expect(compareSchemas(PINNED_TOOLS.get_signal.inputSchema, reordered)).toEqual([]);
+    expect(detectDrift(all())).toEqual({ drifted: false, tools: [] });
+  });
+  test("changed constraints, new properties and removed members are reported with paths", () => {
+    const s = schema();
+    s.properties.max_rows.maximum = 5000;
+    s.properties.raw = { type: "boolean" };
+    delete s.additionalProperties;
+    const diffs = compareSchemas(PINNED_TOOLS.get_signal.inputSchema, s);
+    expect(diffs).toEqual([
+      { path: "inputSchema.additionalProperties", kind: "constraint", pinned: "false", upstream: undefined },
+      { path: "inputSchema.properties.max_rows.maximum", kind: "constraint", pinned: "500", upstream: "5000" },
+      { path: "inputSchema.properties.raw", kind: "constraint", pinned: undefined, upstream: '{"type":"boolean"}' },
+    ]);
+    const tools = all().map((t) => (t.name === "get_signal" ? entry("get_signal", s) : t));
+    const report = detectDrift(tools);
+    expect(report.drifted).toBe(true);
+    expect(formatDrift(report)).toContain("schema drift: get_signal.inputSchema.properties.max_rows.maximum: pinned 500, upstream 5000");
+  });
+  test("description-only changes are annotations and do not count as drift", () => {
+    const s = schema();
+    s.properties.name.description = "new words";
+    const report = detectDrift(all().map((t) => (t.name === "get_signal" ? entry("get_signal", s) : t)));
+    expect(report.drifted).toBe(false);
+    expect(report.tools[0].differences[0].kind).toBe("annotation");
+  });
+  test("missing and not-read-only public tools are drift; unknown tools are not this report's business", () => {
+    const tools = all().filter((t) => t.name !== "gfw_reading").map((t) => (t.name === "list_signals" ? { ...t, annotations: {} } : t));
+    tools.push(entry("publish_note", {}, false));
+    const report = detectDrift(tools);
+    expect(report.drifted).toBe(true);
+    expect(report.tools.map((t) => [t.tool, t.status])).toEqual([
+      ["list_signals", "not-read-only"],
+      ["gfw_reading", "missing"],
+    ]);
+  });
+  test("readOnlyHint must be exactly true", () => {
+    expect(isReadOnly({ annotations: { readOnlyHint: "true" } })).toBe(false);
+    expect(isReadOnly({ annotations: { readOnlyHint: 1 } })).toBe(false);
+    expect(isReadOnly({})).toBe(false);
+    expect(isReadOnly({ annotations: { readOnlyHint: true } })).toBe(true);
+  });
+});
+
+describe("JSON-RPC bodies", () => {
+  test("requests are compact single messages", () => {
+    expect(buildRequest(3, "tools/call", '{"name":"x","arguments":{"limit":5.0}}')).toBe(
+      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x","arguments":{"limit":5.0}}}',
+    );
+    expect(buildRequest(4, "ping")).toBe('{"jsonrpc":"2.0","id":4,"method":"ping"}');
+  });
+  test("the result text is kept byte for byte (floats, key order, escapes, big integers)", () => {
+    const result = '{"b": 1.0, "a": {"2": "x", "1": "\\u00e9"}, "n": 123456789012345678901234567890, "s": "}\\"]"}';
+    const body = `{"jsonrpc": "2.0", "id": 7, "result": ${result}}`;
+    const p = parseResponse(Buffer.from(body));
+    expect(p.kind).toBe("result");
+    if (p.kind === "result") {
+      expect(p.resultText).toBe(result);
+      expect(p.id).toBe(7);
+    }
+  });
+  test("errors keep their exact text; malformed bodies are invalid", () => {
+    const p = parseResponse(Buffer.from('{"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "origin not allowed"}}'));
+    expect(p).toEqual({
+      kind: "error",
+      error: { code: -32600, message: "origin not allowed" },
+      errorText: '{"code": -32600, "message": "origin not allowed"}',
+      id: null,
+    });
+    for (const bad of ['{"jsonrpc": "2.0", "id": 1, "result": {', "[]", '{"jsonrpc":"1.0","id":1,"result":{}}', '{"jsonrpc":"2.0","id":1}', '{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":1}}']) {
+      expect(parseResponse(Buffer.from(bad)).kind, bad).toBe("invalid");
+    }
+    expect(parseResponse(Buffer.from([0x7b, 0xff])).kind).toBe("invalid");
+  });
+  test("top-level spans skip nested structures and strings with brackets", () => {
+    const text = ' { "a" : [1, {"]": "}"}] , "b":"x\\"y" ,"c": -1.5e3 } ';
+    const spans = topLevelSpans(text);
+    expect([...spans.keys()]).toEqual(["a", "b", "c"]);
+    expect(text.slice(spans.get("a")!.start, spans.get("a")!.end)).toBe('[1, {"]": "}"}]');
+    expect(text.slice(spans.get("b")!.start, spans.get("b")!.end)).toBe('"x\\"y"');
+    expect(text.slice(spans.get("c")!.start, spans.get("c")!.end)).toBe("-1.5e3");
+  });
+});

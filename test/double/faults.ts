@@ -1,0 +1,103 @@
+/** Fault modes of the hosted double and the bodies some of them send. */
+
+export type FaultMode =
+  /** Normal behaviour. */
+  | "none"
+  /** The MCP listener is closed: connections are refused (ECONNREFUSED). Leaving this mode listens again. */
+  | "refuse"
+  /** The request is read and recorded, then the connection is closed without a response. */
+  | "drop"
+  /** The request is read and recorded, then never answered (until the double closes). */
+  | "hang"
+  /** HTTP 500 with a non-JSON (HTML) body, as a failing reverse proxy sends. */
+  | "http-500"
+  /** HTTP 502 with an HTML body (reverse proxy, upstream down). */
+  | "http-502"
+  /** HTTP 403 with the recorded `origin not allowed` body (id null). */
+  | "http-403"
+  /** HTTP 413 with the recorded `request body too large` body (id null). */
+  | "http-413"
+  /** HTTP 200, `application/json`, a truncated (unparseable) JSON-RPC body. */
+  | "malformed-json"
+  /** tools/call answered with a valid success result whose whole body is exactly 4 MiB. */
+  | "body-4mib"
+  /** tools/call answered with a valid success result whose whole body is exactly 9 MiB, with Content-Length. */
+  | "body-9mib"
+  /** As body-9mib but sent chunked, without Content-Length (the size is only known by counting). */
+  | "body-9mib-chunked"
+  /** The normal answer, written in small chunks with pauses. */
+  | "trickle"
+  /** tools/list gains a write tool (`publish_note`) without readOnlyHint. */
+  | "extra-write-tool"
+  /** tools/list: get_signal loses its readOnlyHint. */
+  | "read-only-removed"
+  /** tools/list: get_signal's input schema is widened (max_rows maximum 5000, a new `raw` property). */
+  | "schema-changed"
+  /** Published files unreachable: signal tools answer `unavailable`, the economic tool its typed fetch error. */
+  | "origin-down"
+  /** One published file (`FaultSetting.file`, e.g. `readings/board-alarm-latest.json`) answers 404. */
+  | "file-missing"
+  /** The economic ledger bytes no longer match the manifest (integrity error). */
+  | "ledger-tampered"
+  /** Every published-file fetch waits `FaultSetting.delayMs` (default 2000). */
+  | "slow-origin";
+
+export interface FaultSetting {
+  mode: FaultMode;
+  /** Apply the fault to this many matching MCP requests, then return to "none". Not for "refuse". */
+  times?: number;
+  /** JSON-RPC methods the transport and body faults apply to (default: all for transport faults, tools/call for body faults). */
+  methods?: string[];
+  /** file-missing: the published path that answers 404. */
+  file?: string;
+  /** slow-origin: delay per fetch in milliseconds. */
+  delayMs?: number;
+  /** trickle: bytes per chunk (default 512) and pause between chunks (default 5 ms). */
+  trickleBytes?: number;
+  trickleIntervalMs?: number;
+  /** origin-down: the exception text written into `unavailable` (default the reference's connection-refused text). */
+  downReason?: string;
+}
+
+/** Faults applied per MCP request (the others change state: tool list, origin, listener). */
+export const REQUEST_FAULTS = new Set<FaultMode>([
+  "drop",
+  "hang",
+  "http-500",
+  "http-502",
+  "http-403",
+  "http-413",
+  "malformed-json",
+  "body-4mib",
+  "body-9mib",
+  "body-9mib-chunked",
+  "trickle",
+]);
+
+export const BODY_FAULTS = new Set<FaultMode>(["body-4mib", "body-9mib", "body-9mib-chunked"]);
+
+export function normalizeFault(f: FaultMode | FaultSetting | undefined): FaultSetting {
+  if (f === undefined) return { mode: "none" };
+  return typeof f === "string" ? { mode: f } : { ...f };
+}
+
+export function htmlErrorPage(status: number, reason: string): string {
+  return `<html>\r\n<head><title>${status} ${reason}</title></head>\r\n<body>\r\n<center><h1>${status} ${reason}</h1></center>\r\n</body>\r\n</html>\r\n`;
+}
+
+/**
+ * A valid JSON-RPC success body of exactly `size` bytes: a tools/call result whose single text item is padded so
+ * that the whole body has that length.
+ */
+export function paddedResultBody(idText: string, size: number): Buffer {
+  const head = `{"jsonrpc": "2.0", "id": ${idText}, "result": {"content": [{"type": "text", "text": "`;
+  const tail = `"}], "structuredContent": {"padding": true}, "isError": false}}`;
+  const pad = size - head.length - tail.length;
+  if (pad < 0) throw new Error("padded body too small for its envelope");
+  const buf = Buffer.alloc(size, 0x61);
+  buf.write(head, 0, "latin1");
+  buf.write(tail, size - tail.length, "latin1");
+  return buf;
+}
+
+export const MALFORMED_BODY = '{"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "{\\"signal\\": ';

@@ -1,0 +1,451 @@
+/**
+ * Test double of the hosted tool server (hosted-tool-server.md §1 and §8), answering from the recorded responses
+ * and the published files under `../shared/data` (read in place at run time).
+ *
+ * Two loopback listeners: the MCP endpoint (`url`; any path, as the reference does not check it) and the site
+ * (`baseUrl`) that serves the published files with plain GETs. Every request to either is recorded with its
+ * headers and body text so privacy tests can search them.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import {
+  BODY_FAULTS,
+  type FaultMode,
+  type FaultSetting,
+  htmlErrorPage,
+  MALFORMED_BODY,
+  normalizeFault,
+  paddedResultBody,
+  REQUEST_FAULTS,
+} from "./faults.js";
+import { CONNECTION_REFUSED, Origin } from "./origin.js";
+import { isPyObject, pyDumps, pyParseBytes, type PyObject, type PyValue } from "./py-json.js";
+import { defaultDataRoot, RecordedData } from "./recorded.js";
+import { errorBody, RpcHandler, SUPPORTED_VERSIONS } from "./rpc.js";
+import type { Toolset } from "./tool-list.js";
+
+export type { FaultMode, FaultSetting } from "./faults.js";
+
+export const MAX_REQUEST_BYTES = 262_144;
+
+export interface RecordedRequest {
+  server: "mcp" | "site";
+  method: string;
+  /** Request target as sent (path and query). */
+  path: string;
+  /** Headers with lower-case names (repeated headers joined with ", "). */
+  headers: Record<string, string>;
+  /** Body as UTF-8 text; a 413 body is not read (empty here, `bodyRead` false). */
+  body: string;
+  bodyRead: boolean;
+}
+
+export interface HostedDoubleOptions {
+  fault?: FaultMode | FaultSetting;
+  /** Directory holding `hosted-responses/` and `published/` (default `../shared/data` beside the repository). */
+  dataRoot?: string;
+  /** `{base_url}` written into payloads and pinned for the economic ledger (default: the recorded production origin). */
+  site?: string;
+  /** The first-party origin of the Origin rule (default: the origin of `site`). */
+  firstPartyOrigin?: string;
+  /** Reading cache lifetime in ms (the reference uses 600 s; default 0 = no cache). */
+  cacheTtlMs?: number;
+  /** "recorded" = the six tools of 1.9.0 (default); "current" adds research_catalog as in 1.9.3. */
+  toolset?: Toolset;
+  /** Payload of research_catalog calls (toolset "current"); a synthetic fixture by default. */
+  researchCatalogPayload?: (offset: number, limit: number) => PyObject;
+}
+
+export interface HostedDouble {
+  /** MCP endpoint. */
+  url: string;
+  /** Site serving `/readings/...` and `/integrations/...`. */
+  baseUrl: string;
+  /** Every request received by either listener, in arrival order. */
+  requests: RecordedRequest[];
+  /** MCP POSTs only (convenience for counting attempts). */
+  mcpPosts(): RecordedRequest[];
+  /** Fetches of published files made by the double's own tools (cache misses). */
+  originFetches(): number;
+  setFault(f: FaultMode | FaultSetting): Promise<void>;
+  close(): Promise<void>;
+}
+
+function headerRecord(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let k = 0; k < req.rawHeaders.length; k += 2) {
+    const name = req.rawHeaders[k].toLowerCase();
+    const value = req.rawHeaders[k + 1];
+    out[name] = name in out ? `${out[name]}, ${value}` : value;
+  }
+  return out;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolveBody(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+class HostedDoubleServer implements HostedDouble {
+  url = "";
+  baseUrl = "";
+  readonly requests: RecordedRequest[] = [];
+  private readonly data: RecordedData;
+  private readonly origin: Origin;
+  private readonly rpc: RpcHandler;
+  private readonly firstParty: string;
+  private fault: FaultSetting = { mode: "none" };
+  private readonly mcp: Server;
+  private readonly site: Server;
+  private mcpPort = 0;
+  private listening = false;
+  private readonly sockets = new Set<Socket>();
+  private readonly hung = new Set<ServerResponse>();
+  private closed = false;
+
+  constructor(opts: HostedDoubleOptions) {
+    this.data = new RecordedData(opts.dataRoot ?? defaultDataRoot);
+    const recordedOrigin = this.data.recordedOrigin();
+    const site = (opts.site ?? recordedOrigin).replace(/\/+$/, "");
+    this.firstParty = opts.firstPartyOrigin ?? new URL(site).origin;
+    this.origin = new Origin(this.data, opts.cacheTtlMs ?? 0);
+    this.rpc = new RpcHandler({
+      data: this.data,
+      origin: this.origin,
+      site,
+      recordedOrigin,
+      toolset: opts.toolset ?? "recorded",
+      cacheTtlMs: opts.cacheTtlMs ?? 0,
+      researchCatalogPayload: opts.researchCatalogPayload,
+    });
+    this.mcp = createServer((req, res) => void this.onMcp(req, res).catch((e) => this.internalError(res, e)));
+    this.mcp.on("clientError", (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => this.onClientError(err, socket));
+    this.site = createServer((req, res) => void this.onSite(req, res).catch((e) => this.internalError(res, e)));
+    for (const s of [this.mcp, this.site]) {
+      s.on("connection", (sock: Socket) => {
+        this.sockets.add(sock);
+        sock.on("close", () => this.sockets.delete(sock));
+      });
+    }
+  }
+
+  async start(fault: FaultMode | FaultSetting | undefined): Promise<void> {
+    await new Promise<void>((r) => this.mcp.listen(0, "127.0.0.1", r));
+    this.mcpPort = (this.mcp.address() as AddressInfo).port;
+    this.listening = true;
+    await new Promise<void>((r) => this.site.listen(0, "127.0.0.1", r));
+    this.url = `http://127.0.0.1:${this.mcpPort}/mcp`;
+    this.baseUrl = `http://127.0.0.1:${(this.site.address() as AddressInfo).port}`;
+    await this.setFault(fault ?? "none");
+  }
+
+  mcpPosts(): RecordedRequest[] {
+    return this.requests.filter((r) => r.server === "mcp" && r.method === "POST");
+  }
+
+  originFetches(): number {
+    return this.origin.fetchCount;
+  }
+
+  async setFault(f: FaultMode | FaultSetting): Promise<void> {
+    const next = normalizeFault(f);
+    if (next.mode === "refuse" && next.times !== undefined) throw new Error("hosted double: 'refuse' cannot count requests it never receives");
+    this.fault = next;
+    const mode = next.mode;
+    this.rpc.toolListChanges = {
+      extraWriteTool: mode === "extra-write-tool",
+      readOnlyRemovedFrom: mode === "read-only-removed" ? "get_signal" : undefined,
+      schemaChangedFor: mode === "schema-changed" ? "get_signal" : undefined,
+    };
+    const st = this.origin.state;
+    st.down = mode === "origin-down";
+    st.downReason = next.downReason ?? CONNECTION_REFUSED;
+    st.missing = new Set(mode === "file-missing" && next.file ? [next.file] : []);
+    st.tamperLedger = mode === "ledger-tampered";
+    st.delayMs = mode === "slow-origin" ? (next.delayMs ?? 2000) : 0;
+    if (mode === "refuse" && this.listening) {
+      this.listening = false;
+      const closed = new Promise<void>((r) => this.mcp.close(() => r()));
+      this.mcp.closeAllConnections();
+      await closed;
+    } else if (mode !== "refuse" && !this.listening && !this.closed) {
+      await new Promise<void>((r, reject) => {
+        this.mcp.once("error", reject);
+        this.mcp.listen(this.mcpPort, "127.0.0.1", () => {
+          this.mcp.off("error", reject);
+          r();
+        });
+      });
+      this.listening = true;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const res of this.hung) res.destroy();
+    this.hung.clear();
+    for (const s of this.sockets) s.destroy();
+    const stop = (s: Server) => new Promise<void>((r) => (s.listening ? s.close(() => r()) : r()));
+    await Promise.all([stop(this.mcp), stop(this.site)]);
+  }
+
+  private internalError(res: ServerResponse, e: unknown): void {
+    process.stderr.write(`hosted double: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    if (!res.headersSent) {
+      res.writeHead(500, { "Content-Type": "text/plain", Connection: "close" });
+      res.end("hosted double internal error");
+    } else res.destroy();
+  }
+
+  /** Writes a JSON body with Content-Length and closes the connection after it (the reference speaks HTTP/1.0). */
+  private send(res: ServerResponse, status: number, body: string | Buffer, extra: Record<string, string> = {}): void {
+    const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
+    res.writeHead(status, { "Content-Type": "application/json", "Content-Length": String(bytes.length), Connection: "close", ...extra });
+    res.end(bytes);
+  }
+
+  /** Origin rule (§1.3): undefined when allowed (with the CORS headers to add), else the 403 body was sent. */
+  private originCheck(headers: Record<string, string | undefined>): { cors: Record<string, string> } | undefined {
+    const origin = headers.origin;
+    if (origin === undefined) return { cors: {} };
+    if (origin === this.firstParty) return { cors: { "Access-Control-Allow-Origin": origin, Vary: "Origin" } };
+    return undefined;
+  }
+
+  /** Steps 1–4 of §1.2 (shared with the parser-error path): an error reply, or the CORS headers to use. */
+  private preBody(
+    headers: Record<string, string | undefined>,
+    contentLengthOk: boolean,
+  ): { status: number; body: string } | { cors: Record<string, string>; length: number } {
+    const o = this.originCheck(headers);
+    if (!o) return { status: 403, body: errorBody("null", -32600, "origin not allowed") };
+    const version = headers["mcp-protocol-version"];
+    if (version !== undefined && !SUPPORTED_VERSIONS.includes(version)) {
+      return { status: 400, body: errorBody("null", -32600, `unsupported MCP protocol version: ${version}`) };
+    }
+    const declared = headers["content-length"];
+    if (!contentLengthOk || (declared !== undefined && !/^\s*\+?[0-9]+\s*$/.test(declared))) {
+      return { status: 400, body: errorBody("null", -32600, "bad Content-Length") };
+    }
+    const length = declared === undefined ? 0 : Number(declared.trim());
+    if (length > 262_144) return { status: 413, body: errorBody("null", -32600, "request body too large: 262144 bytes maximum") };
+    return { cors: o.cors, length };
+  }
+
+  /** Node's parser rejects a malformed Content-Length before the handler runs; answer as the reference does. */
+  private onClientError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket): void {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const raw = err.rawPacket?.toString("latin1") ?? "";
+    const [head] = raw.split("\r\n\r\n");
+    const lines = head.split("\r\n");
+    const method = (lines[0] ?? "").split(" ")[0];
+    const headers: Record<string, string> = {};
+    for (const l of lines.slice(1)) {
+      const k = l.indexOf(":");
+      if (k > 0) headers[l.slice(0, k).trim().toLowerCase()] = l.slice(k + 1).trim();
+    }
+    this.requests.push({ server: "mcp", method, path: (lines[0] ?? "").split(" ")[1] ?? "", headers, body: "", bodyRead: false });
+    const contentLengthError = err.code === "HPE_INVALID_CONTENT_LENGTH" || err.code === "HPE_UNEXPECTED_CONTENT_LENGTH";
+    let status = 400;
+    let body = errorBody("null", -32600, "bad Content-Length");
+    if (method === "POST" && contentLengthError) {
+      const r = this.preBody(headers, false);
+      if ("status" in r) ({ status, body } = r);
+    } else if (!contentLengthError) {
+      socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    const reason = status === 403 ? "Forbidden" : "Bad Request";
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+
+  private async onMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const headers = headerRecord(req);
+    const record: RecordedRequest = { server: "mcp", method: req.method ?? "", path: req.url ?? "", headers, body: "", bodyRead: false };
+    this.requests.push(record);
+    const method = req.method ?? "";
+    if (method === "GET" || method === "DELETE" || method === "OPTIONS") {
+      record.body = (await readBody(req)).toString("utf8");
+      record.bodyRead = true;
+      const o = this.originCheck(headers);
+      if (!o) return this.send(res, 403, errorBody("null", -32600, "origin not allowed"));
+      if (method === "OPTIONS") {
+        if (headers.origin === undefined) return this.send(res, 204, "");
+        res.writeHead(204, {
+          ...o.cors,
+          "Access-Control-Allow-Methods": "POST, OPTIONS",
+          "Access-Control-Allow-Headers": "Content-Type, MCP-Protocol-Version",
+          "Access-Control-Max-Age": "86400",
+          "Content-Length": "0",
+          Connection: "close",
+        });
+        return void res.end();
+      }
+      const message = method === "GET" ? "this stateless endpoint does not provide an SSE stream" : "this stateless endpoint has no sessions";
+      return this.send(res, 405, errorBody("null", -32600, message), { Allow: "POST, OPTIONS", ...o.cors });
+    }
+    if (method !== "POST") {
+      const page = Buffer.from(htmlErrorPage(501, `Unsupported method ('${method}')`), "utf8");
+      res.writeHead(501, { "Content-Type": "text/html;charset=utf-8", "Content-Length": String(page.length), Connection: "close" });
+      return void res.end(method === "HEAD" ? undefined : page);
+    }
+    const pre = this.preBody(headers, true);
+    if ("status" in pre) {
+      if (pre.status !== 413) {
+        record.body = (await readBody(req)).toString("utf8");
+        record.bodyRead = true;
+      }
+      return this.send(res, pre.status, pre.body);
+    }
+    const bytes = await readBody(req);
+    record.body = bytes.toString("utf8");
+    record.bodyRead = true;
+    // A chunked request (no Content-Length) is read as empty, as the reference does.
+    const effective = headers["content-length"] === undefined ? Buffer.alloc(0) : bytes;
+    let message: PyValue;
+    if (effective.length === 0) message = null;
+    else {
+      try {
+        message = pyParseBytes(effective);
+      } catch {
+        return this.send(res, 400, errorBody("null", -32700, "empty or non-JSON body"), pre.cors);
+      }
+    }
+    const rpcMethod = isPyObject(message) && typeof message.get("method") === "string" ? (message.get("method") as string) : "";
+    const fault = this.takeRequestFault(rpcMethod);
+    if (fault) {
+      const handled = await this.applyRequestFault(fault, message, res, pre.cors);
+      if (handled) return;
+    }
+    const reply = await this.rpc.handle(message);
+    if (reply.kind === "drop") return void req.socket.destroy();
+    if (reply.kind === "accepted") return this.send(res, 202, "", pre.cors);
+    if (fault?.mode === "trickle") return this.trickle(res, reply.status, Buffer.from(reply.body, "utf8"), pre.cors, fault);
+    return this.send(res, reply.status, reply.body, pre.cors);
+  }
+
+  /** The active per-request fault for this JSON-RPC method, consuming one of its `times`. */
+  private takeRequestFault(rpcMethod: string): FaultSetting | undefined {
+    const f = this.fault;
+    if (!REQUEST_FAULTS.has(f.mode)) return undefined;
+    const methods = f.methods ?? (BODY_FAULTS.has(f.mode) ? ["tools/call"] : undefined);
+    if (methods && !methods.includes(rpcMethod)) return undefined;
+    if (f.times !== undefined) {
+      f.times--;
+      if (f.times <= 0) this.fault = { mode: "none" };
+    }
+    return f;
+  }
+
+  /** Sends the faulty answer; returns false when the normal answer should still be produced (trickle). */
+  private async applyRequestFault(f: FaultSetting, message: PyValue, res: ServerResponse, cors: Record<string, string>): Promise<boolean> {
+    const idText = isPyObject(message) && message.has("id") ? pyDumps(message.get("id")) : "null";
+    switch (f.mode) {
+      case "drop":
+        res.socket?.destroy();
+        return true;
+      case "hang":
+        this.hung.add(res);
+        res.on("close", () => this.hung.delete(res));
+        return true;
+      case "http-500":
+      case "http-502": {
+        const status = f.mode === "http-500" ? 500 : 502;
+        const page = Buffer.from(htmlErrorPage(status, status === 500 ? "Internal Server Error" : "Bad Gateway"), "utf8");
+        res.writeHead(status, { "Content-Type": "text/html", "Content-Length": String(page.length), Connection: "close" });
+        res.end(page);
+        return true;
+      }
+      case "http-403":
+        this.send(res, 403, errorBody("null", -32600, "origin not allowed"));
+        return true;
+      case "http-413":
+        this.send(res, 413, errorBody("null", -32600, "request body too large: 262144 bytes maximum"));
+        return true;
+      case "malformed-json":
+        this.send(res, 200, MALFORMED_BODY, cors);
+        return true;
+      case "body-4mib":
+        this.send(res, 200, paddedResultBody(idText, 4 * 1024 * 1024), cors);
+        return true;
+      case "body-9mib":
+        this.send(res, 200, paddedResultBody(idText, 9 * 1024 * 1024), cors);
+        return true;
+      case "body-9mib-chunked":
+        await this.streamChunked(res, paddedResultBody(idText, 9 * 1024 * 1024), cors);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Writes a body in 64 KiB chunks without Content-Length, respecting back-pressure and a client that gives up. */
+  private async streamChunked(res: ServerResponse, body: Buffer, cors: Record<string, string>): Promise<void> {
+    res.writeHead(200, { "Content-Type": "application/json", Connection: "close", ...cors });
+    for (let at = 0; at < body.length && !res.destroyed; at += 65_536) {
+      if (!res.write(body.subarray(at, at + 65_536))) {
+        await new Promise<void>((r) => {
+          res.once("drain", r);
+          res.once("close", r);
+        });
+      }
+    }
+    if (!res.destroyed) res.end();
+  }
+
+  private async trickle(res: ServerResponse, status: number, body: Buffer, cors: Record<string, string>, f: FaultSetting): Promise<void> {
+    const step = f.trickleBytes ?? 512;
+    const pause = f.trickleIntervalMs ?? 5;
+    res.writeHead(status, { "Content-Type": "application/json", "Content-Length": String(body.length), Connection: "close", ...cors });
+    for (let at = 0; at < body.length && !res.destroyed; at += step) {
+      res.write(body.subarray(at, at + step));
+      await wait(pause);
+    }
+    if (!res.destroyed) res.end();
+  }
+
+  private async onSite(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const headers = headerRecord(req);
+    const body = (await readBody(req)).toString("utf8");
+    this.requests.push({ server: "site", method: req.method ?? "", path: req.url ?? "", headers, body, bodyRead: true });
+    const st = this.origin.state;
+    if (st.delayMs > 0) await wait(st.delayMs);
+    if (st.down) return void req.socket.destroy();
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { Allow: "GET, HEAD", "Content-Length": "0", Connection: "close" });
+      return void res.end();
+    }
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname).replace(/^\/+/, "");
+    } catch {
+      path = "";
+    }
+    const allowed = /^(readings|integrations)\/[A-Za-z0-9._/-]+$/.test(path) && !path.split("/").includes("..");
+    const bytes = allowed && !st.missing.has(path) ? this.data.published(path) : undefined;
+    if (!bytes) {
+      const page = Buffer.from(htmlErrorPage(404, "Not Found"), "utf8");
+      res.writeHead(404, { "Content-Type": "text/html", "Content-Length": String(page.length), Connection: "close" });
+      return void res.end(req.method === "HEAD" ? undefined : page);
+    }
+    const type = path.endsWith(".jsonl") ? "application/x-ndjson" : "application/json";
+    res.writeHead(200, { "Content-Type": type, "Content-Length": String(bytes.length), Connection: "close" });
+    res.end(req.method === "HEAD" ? undefined : bytes);
+  }
+}
+
+/** Starts the double on 127.0.0.1 (ports chosen by the system). */
+export async function startHostedDouble(opts: HostedDoubleOptions = {}): Promise<HostedDouble> {
+  const d = new HostedDoubleServer(opts);
+  await d.start(opts.fault);
+  return d;
+}
