@@ -87,23 +87,35 @@ export function readCapsuleAssessment(capsule: CapsuleInput): CapsuleSource {
  * W12 + integrity: the content must equal the adapter's content for these bytes and this (schema-valid)
  * assessment under the capsule's producer block, and `content_sha256` must be its canonical digest. Returns the
  * reason of the first failure, or undefined.
+ *
+ * `recomputedSha256` is the digest a caller has already recomputed from this envelope's canonical content (the
+ * sealed store does on every open): when it equals the declared digest, the content is compared with the rebuild
+ * structurally and the second canonicalisation, validation and hash are skipped (equal content, equal digest).
  */
-export function checkRebuiltContent(source: Extract<CapsuleSource, { ok: true }>, assessment: Assessment): string | undefined {
+export function checkRebuiltContent(
+  source: Extract<CapsuleSource, { ok: true }>,
+  assessment: Assessment,
+  recomputedSha256?: string,
+): string | undefined {
   const producer = source.content.get("producer");
   const name = isJsonObject(producer) ? producer.get("name") : undefined;
   const software = isJsonObject(producer) ? producer.get("software") : undefined;
   if (typeof name !== "string" || typeof software !== "string") return "capsule: content.producer is not a name/software pair";
+  const content = assessmentContent(source.assessmentBytes, assessment, { name, software });
+  if (recomputedSha256 !== undefined && recomputedSha256 === source.declaredSha256) {
+    return strictJsonEquals(source.content, fromJs(content) as JsonObject) ? undefined : DIFFERS;
+  }
   let rebuilt: Capsule;
   try {
     // The builder validates the content exactly like the verifier's schema stage and computes its digest.
-    rebuilt = buildCapsule(assessmentContent(source.assessmentBytes, assessment, { name, software }));
+    rebuilt = buildCapsule(content);
   } catch (e) {
     if (e instanceof CapsuleBuildError) return "capsule: the content rebuilt from its assessment artifact does not validate";
     throw e;
   }
-  if (!strictJsonEquals(source.content, rebuilt.content)) {
-    return "capsule: content differs from the capsule our adapter builds from its assessment artifact (W12)";
-  }
+  if (!strictJsonEquals(source.content, rebuilt.content)) return DIFFERS;
   if (rebuilt.content_sha256 !== source.declaredSha256) return "capsule: content_sha256 does not match canonical content";
   return undefined;
 }
+
+const DIFFERS = "capsule: content differs from the capsule our adapter builds from its assessment artifact (W12)";

@@ -49,7 +49,7 @@ export function deriveCandidate(capsule: CapsuleInput, pack: IntelligencePack, o
     throw e;
   }
 
-  const rebuildProblem = checkRebuiltContent(source, assessment);
+  const rebuildProblem = checkRebuiltContent(source, assessment, opts.recomputedContentSha256);
   if (rebuildProblem !== undefined) return withheld(rebuildProblem);
 
   if (overallTier(assessment) === "CLEAN" && !opts.includeClean) {

@@ -51,6 +51,7 @@ const COMPACT_MIN = 8;
 const SEPARATORS = /[\s\-+.()/_]/gu;
 const HEX_RUN = /[0-9a-f]{16,}/g;
 const SAFE_NAME = /^[a-z_][a-z0-9_]{0,63}$/;
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 export type GuardResult = { ok: true } | { ok: false; reason: string };
 
@@ -136,6 +137,7 @@ export function collectPrivateValues(assessment: Assessment, pack?: Intelligence
 /** The kinds found in one string (each kind once). */
 function kindsIn(s: string, secrets: PrivateValues): PrivateKind[] {
   const lower = s.toLowerCase();
+  const ascii = ASCII_ONLY.test(s);
   let folded: string | undefined;
   let compact: string | undefined;
   let hexRuns: string[] | undefined;
@@ -143,8 +145,9 @@ function kindsIn(s: string, secrets: PrivateValues): PrivateKind[] {
   for (const n of secrets.needles) {
     if (found.includes(n.kind)) continue;
     let hit = lower.includes(n.lower);
-    if (!hit) {
-      folded ??= matchForm(s);
+    if (!hit && (n.folded !== n.lower || !ascii)) {
+      // For ASCII, N is the identity and casefold is lowercasing: only a differently folded needle can still hit.
+      folded ??= ascii ? lower : matchForm(s);
       hit = folded.includes(n.folded);
     }
     if (!hit && n.compact !== undefined) {

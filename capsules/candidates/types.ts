@@ -47,6 +47,13 @@ export interface DeriveOptions {
   includeTypologyMatches: boolean;
   /** Emit candidates for assessments whose overall tier is `CLEAN` (`--include-clean`). */
   includeClean: boolean;
+  /**
+   * The `content_sha256` the caller has ALREADY recomputed from this envelope's canonical content (the sealed
+   * store does on every open). When it equals the declared digest, derivation skips its own second
+   * canonicalisation and hash of the content and only compares the content with the adapter's rebuild.
+   * Never pass a value that was not recomputed from exactly this envelope.
+   */
+  recomputedContentSha256?: string;
 }
 
 export type DeriveResult =

@@ -291,6 +291,23 @@ describeShared("hardening of derived candidates", () => {
       });
     }
 
+    it("takes the store's shortcut only with the declared digest, and still compares the content", () => {
+      const declared = envelope().content_sha256;
+      const full = emitted(deriveCandidate(valid, pack, ANALYST));
+      expect(emitted(deriveCandidate(valid, pack, { ...ANALYST, recomputedContentSha256: declared })).digest).toBe(full.digest);
+      // A recomputed digest that differs from the declared one: the full path runs and refuses the mismatch.
+      const wrongHash = { ...envelope(), content_sha256: "f".repeat(64) };
+      expect(withheldReason(deriveCandidate(wrongHash as never, pack, { ...ANALYST, recomputedContentSha256: declared }))).toBe(
+        "capsule: content_sha256 does not match canonical content",
+      );
+      // Edited content under the shortcut is still refused by the structural comparison.
+      const edited = envelope();
+      (edited.content.claims as { statement: string }[])[0].statement = "edited";
+      expect(withheldReason(deriveCandidate(edited as never, pack, { ...ANALYST, recomputedContentSha256: declared }))).toMatch(
+        /^capsule: content differs/,
+      );
+    });
+
     it("withholds an assessment edited after hashing (assessment_id mismatch)", () => {
       const capsule = mutatedCapsule("01-mule-account-rental-hinglish", (doc) => put(doc, ["detector", "score"], 61), false);
       expect(withheldReason(deriveCandidate(capsule, pack, ANALYST))).toMatch(/^assessment artifact: assessment\.assessment_id: does not match/);
