@@ -4,12 +4,14 @@
  * `cryptographic_timestamp` is always `not_verified`.
  */
 import { echoValue } from "./fields.js";
+import { FailureMemo } from "./memo.js";
 import type { Binding } from "./model.js";
 import { OtsError, verifyOtsEnvelope, type OtsStructure } from "./ots.js";
 import { ANCHOR_MEANING, type AnchorItem, type VerificationReport } from "./report.js";
 import type { ResolvedArtifacts } from "./resolved.js";
 
-class AnchorProblem extends Error {}
+/** An anchor check failure; `message` is the exact problem text. */
+export class AnchorProblem extends Error {}
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const ANCHOR_KEY = /^[a-z][a-z0-9_]*$/;
@@ -47,53 +49,25 @@ export function parseAnchorInput(bytes: Uint8Array): Map<string, string> {
   return fields;
 }
 
-/**
- * Per-verification memo of the byte-heavy steps (anchor input parsing, envelope walk), keyed by artifact ids:
- * several bindings may share one anchor input and proof.
- */
-export class AnchorMemo {
-  private readonly inputs = new Map<string, Map<string, string> | AnchorProblem>();
-  private readonly envelopes = new Map<string, OtsStructure | AnchorProblem>();
-
-  fields(id: string, bytes: Uint8Array): Map<string, string> {
-    let out = this.inputs.get(id);
-    if (out === undefined) {
-      out = capture(() => parseAnchorInput(bytes));
-      this.inputs.set(id, out);
-    }
-    if (out instanceof AnchorProblem) throw out;
-    return out;
-  }
-
-  envelope(proofId: string, proof: Uint8Array, inputId: string, input: Uint8Array): OtsStructure {
-    const key = `${proofId}\u0000${inputId}`;
-    let out = this.envelopes.get(key);
-    if (out === undefined) {
-      out = capture(() => {
-        try {
-          return verifyOtsEnvelope(proof, input);
-        } catch (err) {
-          if (err instanceof OtsError) throw new AnchorProblem(err.message);
-          throw err;
-        }
-      });
-      this.envelopes.set(key, out);
-    }
-    if (out instanceof AnchorProblem) throw out;
-    return out;
-  }
+/** Memos of the byte-heavy steps, shared by the bindings of one verification (they may share input and proof). */
+interface AnchorMemo {
+  inputs: FailureMemo<Map<string, string>>;
+  envelopes: FailureMemo<OtsStructure>;
 }
 
-function capture<T>(f: () => T): T | AnchorProblem {
+const isProblem = (e: unknown): e is AnchorProblem => e instanceof AnchorProblem;
+const newMemo = (): AnchorMemo => ({ inputs: new FailureMemo(isProblem), envelopes: new FailureMemo(isProblem) });
+
+function envelopeOf(proof: Uint8Array, input: Uint8Array): OtsStructure {
   try {
-    return f();
+    return verifyOtsEnvelope(proof, input);
   } catch (err) {
-    if (err instanceof AnchorProblem) return err;
+    if (err instanceof OtsError) throw new AnchorProblem(err.message);
     throw err;
   }
 }
 
-export function checkAnchor(binding: Binding, index: number, resolved: ResolvedArtifacts, memo = new AnchorMemo()): AnchorItem {
+export function checkAnchor(binding: Binding, index: number, resolved: ResolvedArtifacts, memo = newMemo()): AnchorItem {
   const a = binding.anchor;
   const q = binding.inclusion;
   const e = binding.entry;
@@ -109,7 +83,7 @@ export function checkAnchor(binding: Binding, index: number, resolved: ResolvedA
     if (input === undefined) throw new AnchorProblem("anchor input artifact did not verify");
     const proof = resolved.get(a.proofArtifactRef);
     if (proof === undefined) throw new AnchorProblem("detached timestamp proof artifact did not verify");
-    const fields = memo.fields(a.inputArtifactRef, input);
+    const fields = memo.inputs.get(a.inputArtifactRef, () => parseAnchorInput(input));
     const L = a.ledger;
     const expected: [string, string][] = [
       [`${L}_entries`, String(a.prefixEntries)],
@@ -120,7 +94,8 @@ export function checkAnchor(binding: Binding, index: number, resolved: ResolvedA
     for (const [key, value] of expected) {
       if (fields.get(key) !== value) throw new AnchorProblem(`anchor input field ${echoValue(key)} does not match binding`);
     }
-    structure = memo.envelope(a.proofArtifactRef, proof, a.inputArtifactRef, input);
+    const key = `${a.proofArtifactRef} ${a.inputArtifactRef}`; // identifiers contain no space
+    structure = memo.envelopes.get(key, () => envelopeOf(proof, input));
   } catch (err) {
     if (!(err instanceof AnchorProblem)) throw err;
     problems.push(err.message);
@@ -142,7 +117,7 @@ export function checkAnchor(binding: Binding, index: number, resolved: ResolvedA
 
 /** The anchor section over all bindings (§10.5 aggregate). */
 export function anchorSection(bindings: Binding[], resolved: ResolvedArtifacts): VerificationReport["anchor"] {
-  const memo = new AnchorMemo();
+  const memo = newMemo();
   const items = bindings.map((b, i) => checkAnchor(b, i, resolved, memo));
   const status =
     items.length === 0 ? "not_present" : items.every((x) => x.status === "envelope_bound") ? "envelope_bound" : "failed";

@@ -4,8 +4,10 @@
  */
 import { canonicalBytes, CanonicalError } from "../../src/json/canonical.js";
 import { legacyCanonicalBytes } from "../../src/json/legacy.js";
+import { JsonLoadError } from "../../src/json/parse.js";
 import { sha256Hex } from "../../src/hash.js";
 import { echoValue } from "./fields.js";
+import { FailureMemo } from "./memo.js";
 import { foldInclusionProof, MerkleError } from "./merkle.js";
 import type { Binding, LedgerEntry } from "./model.js";
 import { LEDGER_MEANING, type LedgerItem, type VerificationReport } from "./report.js";
@@ -25,33 +27,26 @@ export function ledgerEntryHash(e: LedgerEntry): string {
   return sha256Hex(canonicalBytes(hashed, "ledger_entry"));
 }
 
-/** Payload hashes (§4.2.4a) per artifact id, or the problem text: several bindings may bind one large artifact. */
-type PayloadHashes = Map<string, { hash: string } | { problem: string }>;
+/** Payload hashes (§4.2.4a) per artifact id: several bindings may bind one large artifact. */
+type PayloadHashes = FailureMemo<string>;
+
+const newPayloadHashes = (): PayloadHashes =>
+  new FailureMemo<string>((e): e is Error => e instanceof JsonLoadError || e instanceof CanonicalError);
 
 function payloadHash(artifactRef: string, resolved: ResolvedArtifacts, memo: PayloadHashes): string {
-  let out = memo.get(artifactRef);
-  if (out === undefined) {
-    const doc = resolved.json(artifactRef);
-    if ("error" in doc) out = { problem: doc.error };
-    else {
-      try {
-        out = { hash: sha256Hex(legacyCanonicalBytes(doc.value)) };
-      } catch (e) {
-        if (!(e instanceof CanonicalError)) throw e;
-        out = { problem: e.message };
-      }
-    }
-    memo.set(artifactRef, out);
+  try {
+    return memo.get(artifactRef, () => sha256Hex(legacyCanonicalBytes(resolved.json(artifactRef))));
+  } catch (e) {
+    if (e instanceof JsonLoadError || e instanceof CanonicalError) throw new LedgerProblem(e.message);
+    throw e;
   }
-  if ("problem" in out) throw new LedgerProblem(out.problem);
-  return out.hash;
 }
 
 export function checkLedger(
   binding: Binding,
   index: number,
   resolved: ResolvedArtifacts,
-  memo: PayloadHashes = new Map(),
+  memo: PayloadHashes = newPayloadHashes(),
 ): LedgerItem {
   const problems: string[] = [];
   let entryIntegrity: LedgerItem["entry_integrity"] = "failed";
@@ -101,7 +96,7 @@ export function checkLedger(
 
 /** The ledger section over all bindings (§10.5 aggregate). */
 export function ledgerSection(bindings: Binding[], resolved: ResolvedArtifacts): VerificationReport["ledger"] {
-  const memo: PayloadHashes = new Map();
+  const memo = newPayloadHashes();
   const items = bindings.map((b, i) => checkLedger(b, i, resolved, memo));
   const status =
     items.length === 0 ? "not_present" : items.every((x) => x.status === "entry_membership_verified") ? "entry_membership_verified" : "failed";

@@ -2,6 +2,7 @@
  * Recomputability stage (capsule-v1 §8.5): each `json-pointer-equals-v1` proof is re-run over the strictly parsed
  * bytes of its verified input artifact; `declared-nonrecomputable-v1` is an honest negative, never a failure.
  */
+import { JsonLoadError } from "../../src/json/parse.js";
 import { echoValue } from "./fields.js";
 import type { Derivation } from "./model.js";
 import { PointerError, resolvePointer, strictJsonEquals } from "./pointer.js";
@@ -15,13 +16,11 @@ export function recomputeDerivation(d: Derivation, resolved: ResolvedArtifacts):
   }
   const failed = (problem: string): RecomputeItem => ({ id: d.id, status: "failed", problems: [problem] });
   if (!resolved.has(proof.artifactRef)) return failed(`input artifact ${echoValue(proof.artifactRef)} did not verify`);
-  const doc = resolved.json(proof.artifactRef);
-  if ("error" in doc) return failed(doc.error);
   let value;
   try {
-    value = resolvePointer(doc.value, proof.pointer);
+    value = resolvePointer(resolved.json(proof.artifactRef), proof.pointer);
   } catch (e) {
-    if (e instanceof PointerError) return failed(e.message);
+    if (e instanceof JsonLoadError || e instanceof PointerError) return failed(e.message);
     throw e;
   }
   if (!strictJsonEquals(value, proof.expected)) return failed("JSON pointer value does not equal expected value");

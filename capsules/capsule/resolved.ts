@@ -4,11 +4,10 @@
  */
 import { JsonLoadError, parseStrictJson } from "../../src/json/parse.js";
 import type { JsonValue } from "../../src/json/value.js";
-
-export type ParsedDocument = { value: JsonValue } | { error: string };
+import { FailureMemo } from "./memo.js";
 
 export class ResolvedArtifacts {
-  private readonly parsed = new Map<string, ParsedDocument>();
+  private readonly parsed = new FailureMemo<JsonValue>((e): e is JsonLoadError => e instanceof JsonLoadError);
 
   constructor(private readonly bytes: ReadonlyMap<string, Uint8Array> = new Map()) {}
 
@@ -20,20 +19,10 @@ export class ResolvedArtifacts {
     return this.bytes.get(id);
   }
 
-  /** The strict-JSON parse (capsule-v1 §3) of a resolved artifact; loader failures become `error`. */
-  json(id: string): ParsedDocument {
-    let doc = this.parsed.get(id);
-    if (doc === undefined) {
-      const bytes = this.bytes.get(id);
-      if (bytes === undefined) throw new Error(`artifact ${id} is not resolved`);
-      try {
-        doc = { value: parseStrictJson(bytes) };
-      } catch (e) {
-        if (!(e instanceof JsonLoadError)) throw e;
-        doc = { error: e.message };
-      }
-      this.parsed.set(id, doc);
-    }
-    return doc;
+  /** The strict-JSON parse (capsule-v1 §3) of a resolved artifact; throws {@link JsonLoadError} (memoised). */
+  json(id: string): JsonValue {
+    const bytes = this.bytes.get(id);
+    if (bytes === undefined) throw new Error(`artifact ${id} is not resolved`);
+    return this.parsed.get(id, () => parseStrictJson(bytes));
   }
 }
