@@ -14,11 +14,14 @@ import type { ArtifactItem, VerificationReport } from "./report.js";
 import { ResolvedArtifacts } from "./resolved.js";
 import { ARTIFACT_MAX_BYTES, ARTIFACTS_TOTAL_MAX_BYTES, INLINE_DATA_MAX_CHARS } from "./limits.js";
 
-class ArtifactProblem extends Error {}
+/** An artifact that cannot be obtained; `message` is the exact problem text of capsule-v1 §8.4. */
+export class ArtifactProblem extends Error {}
 
 /** §8.4.1: bytes of an inline artifact. */
 function inlineBytes(data: string): Uint8Array {
-  if (data.length > INLINE_DATA_MAX_CHARS && codePointLength(data) > INLINE_DATA_MAX_CHARS) throw new ArtifactProblem("inline artifact exceeds the v1 encoded-size limit");
+  if (data.length > INLINE_DATA_MAX_CHARS && codePointLength(data) > INLINE_DATA_MAX_CHARS) {
+    throw new ArtifactProblem("inline artifact exceeds the v1 encoded-size limit");
+  }
   let bytes: Uint8Array;
   try {
     bytes = decodeBase64Strict(data);
@@ -81,6 +84,14 @@ function pathBytes(path: string, root: ArtifactRoot): Uint8Array {
   }
   if (!isFile) throw new ArtifactProblem("artifact path is not a regular file");
   return readBounded(target);
+}
+
+/**
+ * Reads a clean relative `path` beneath `rootDir` with every §8.4.2 rule (for builders that bind files from a
+ * repository root). Throws {@link ArtifactProblem}.
+ */
+export function readArtifactPath(rootDir: string, path: string): Uint8Array {
+  return pathBytes(path, new ArtifactRoot(rootDir));
 }
 
 /** Reads at most 8 MiB + 1 bytes; never blocks on a FIFO swapped in after the check (O_NONBLOCK + fstat). */

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import type { JsonObject, JsonValue } from "../../../src/json/value.js";
+import { ArtifactProblem, readArtifactPath } from "../../../capsules/capsule/artifacts.js";
 import { describeShared } from "../../helpers/shared.js";
 import { c, getAt, inlineBytes, rehash, setAt, vector, verify } from "./helpers.js";
 
@@ -227,6 +228,12 @@ describeShared("§14.48–51 path artifacts", () => {
 
   test("§14.51 a file over 8 MiB", () => {
     expect(problemsOf("big.bin")).toEqual(["path artifact exceeds the v1 byte limit"]);
+  });
+
+  test("readArtifactPath applies the same rules for builders", () => {
+    expect(Buffer.from(readArtifactPath(root, "nested/file")).equals(sample)).toBe(true);
+    expect(() => readArtifactPath(root, "../outside")).toThrow(ArtifactProblem);
+    expect(() => readArtifactPath(root, "escape")).toThrow("artifact path escapes the artifact root");
   });
 
   test("a relative artifact root is resolved against the working directory", () => {
