@@ -217,8 +217,9 @@ async function createPassphraseMode(layout: KeyLayout, passphrase: string, cost:
     signing_key_sealed: Buffer.from(seal(seed, store, SealKind.signingKey, SEALED_SEED_NAME)).toString("base64"),
   };
   const withChecksum = { ...doc, checksum: passphraseChecksum(doc) };
-  createFileExclusive(layout.dir, "passphrase.json", new TextEncoder().encode(`${JSON.stringify(withChecksum, null, 2)}\n`));
-  // A concurrent creator may have won the race: use whatever is on disk (a different passphrase there is reported).
+  const result = createFileExclusive(layout.dir, "passphrase.json", new TextEncoder().encode(`${JSON.stringify(withChecksum, null, 2)}\n`));
+  if (result === "created") return { mode: "passphrase", store, signing, layout, kdf };
+  // A concurrent creator won the race: use what is on disk (a different passphrase there is reported).
   return loadPassphraseMode(layout, passphrase);
 }
 
@@ -310,6 +311,20 @@ export interface KeyDescription {
   passphraseChecked: boolean;
 }
 
+/** Fingerprints and paths of loaded keys. */
+export function describeInstallationKeys(keys: InstallationKeys): KeyDescription {
+  const { layout } = keys;
+  const keyFile = keys.mode === "key-file";
+  return {
+    mode: keys.mode,
+    keysDir: layout.dir,
+    storeKey: { path: keyFile ? layout.storeKey : layout.passphraseFile, fingerprint: `store-key:${keys.store.idHex}` },
+    signingKey: { path: keyFile ? layout.signingKey : layout.passphraseFile, fingerprint: keys.signing.fingerprint },
+    kdf: keys.kdf,
+    passphraseChecked: !keyFile,
+  };
+}
+
 /**
  * Fingerprints and paths only (for `keys show`). Passphrase mode without a passphrase describes the public
  * parts; with one, it also proves the passphrase. A passphrase set for a key-file store is refused as always.
@@ -322,17 +337,7 @@ export async function describeKeys(home: string, passphrase: string | undefined)
     if (pathExists(layout.signingKey)) await loadKeys(home, passphrase); // reports what is missing
     return undefined;
   }
-  if (mode === "key-file" || passphrase !== undefined) {
-    const keys = await loadKeys(home, passphrase);
-    return {
-      mode: keys.mode,
-      keysDir: layout.dir,
-      storeKey: { path: mode === "key-file" ? layout.storeKey : layout.passphraseFile, fingerprint: `store-key:${keys.store.idHex}` },
-      signingKey: { path: mode === "key-file" ? layout.signingKey : layout.passphraseFile, fingerprint: keys.signing.fingerprint },
-      kdf: keys.kdf,
-      passphraseChecked: mode === "passphrase",
-    };
-  }
+  if (mode === "key-file" || passphrase !== undefined) return describeInstallationKeys(await loadKeys(home, passphrase));
   const doc = readPassphraseDoc(layout.passphraseFile);
   return {
     mode,

@@ -1,0 +1,169 @@
+/**
+ * `capsule list`, `capsule open`, `capsule export`, `capsule import` (product.md §5, §7): the owner's view of
+ * the sealed store. `list` prints minimized rows only; `open` and `export` are the only ways plaintext leaves
+ * the store, by the owner's explicit request; `import` verifies before sealing and writes nothing unless every
+ * file verifies.
+ */
+import { realpathSync } from "node:fs";
+import { basename, dirname, resolve, sep } from "node:path";
+import { readFileSync } from "node:fs";
+import { createFileExclusive } from "../../../src/crypto/safe-write.js";
+import { loadCapsuleBytes } from "../../../capsules/capsule/load.js";
+import { verifyCapsule } from "../../../capsules/capsule/verify.js";
+import { importCandidates, readImportCandidate, type ImportCandidate } from "../../../capsules/store/import-capsules.js";
+import { StoreError } from "../../../capsules/store/errors.js";
+import type { CapsuleRow } from "../../../capsules/store/rows.js";
+import { openOrCreateStore, openStore, type SealedStore } from "../../../capsules/store/store.js";
+import { intFlag, parseFlags } from "../args.js";
+import { configFrom } from "../config.js";
+import { CliError, type CliCommand, type CliContext } from "../context.js";
+
+async function openExisting(ctx: CliContext): Promise<SealedStore> {
+  const config = configFrom(ctx);
+  return openStore({ home: config.home, passphrase: config.passphrase });
+}
+
+function oneId(positionals: string[], command: string): string {
+  if (positionals.length !== 1) throw new CliError(`${command}: expected exactly one capsule id (64 hexadecimal digits, or a unique prefix of at least 6)`);
+  return positionals[0].toLowerCase();
+}
+
+function iocSummary(row: CapsuleRow): string {
+  if (row.ioc_counts === null) return "-";
+  const parts = Object.entries(row.ioc_counts)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k}=${n}`);
+  return parts.length > 0 ? parts.join(",") : "none";
+}
+
+function table(rows: CapsuleRow[]): string {
+  const header = ["ID", "CREATED", "TIER", "FAMILIES", "IOCS", "REVIEW"];
+  const cells = rows.map((r) => [r.id, r.created_at ?? "-", r.tiers.overall ?? (r.kind === "other" ? "(not an assessment)" : "-"), r.families.join(",") || "-", iocSummary(r), r.review_status]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => c.map((x, i) => (i === c.length - 1 ? x : x.padEnd(widths[i]))).join("  ");
+  return [line(header), ...cells.map(line)].join("\n") + "\n";
+}
+
+export const list: CliCommand = {
+  help: `usage: evidence-bridge capsule list [--json] [--limit N]
+
+Lists the stored capsules, newest first, as minimized rows: id, created_at, tiers (detector, threat, overall),
+families, IOC counts per kind and review status. Never prints IOC values, message hashes, pseudonyms or text.
+--json prints a JSON array of the rows.`,
+  async run(args, ctx) {
+    const { flags, positionals } = parseFlags(args, { json: { type: "boolean" }, limit: { type: "string" } });
+    if (positionals.length > 0) throw new CliError(`capsule list: unexpected argument ${JSON.stringify(positionals[0])}`);
+    const limit = intFlag("limit", flags.limit as string | undefined, Number.MAX_SAFE_INTEGER);
+    let rows: CapsuleRow[];
+    try {
+      rows = (await openExisting(ctx)).rows();
+    } catch (e) {
+      if (!(e instanceof StoreError && e.code === "no-store")) throw e;
+      rows = [];
+    }
+    rows = rows.slice(0, limit);
+    if (flags.json) ctx.io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    else ctx.io.stdout.write(rows.length === 0 ? "no capsules in the store\n" : table(rows));
+    return 0;
+  },
+};
+
+export const open: CliCommand = {
+  help: `usage: evidence-bridge capsule open ID
+
+Prints the stored capsule file (plaintext, exactly as it was stored) to stdout. ID is the content_sha256 or a
+unique prefix of at least 6 hexadecimal digits. For the owner only: the capsule holds private data.`,
+  async run(args, ctx) {
+    const { positionals } = parseFlags(args, {});
+    const store = await openExisting(ctx);
+    const id = store.resolveCapsuleId(oneId(positionals, "capsule open"));
+    ctx.io.stdout.write(store.getCapsule(id));
+    return 0;
+  },
+};
+
+function insideDir(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+export const exportCmd: CliCommand = {
+  help: `usage: evidence-bridge capsule export ID --out FILE [--artifact-root DIR]
+
+Verifies the stored capsule, then writes a plaintext copy to FILE (mode 0600, created atomically; an existing
+FILE with the same bytes is accepted, with other bytes refused) for sharing. FILE may not be inside the data
+directory: plaintext never lives there.`,
+  async run(args, ctx) {
+    const { flags, positionals } = parseFlags(args, { out: { type: "string" }, "artifact-root": { type: "string" } });
+    const given = oneId(positionals, "capsule export");
+    if (typeof flags.out !== "string" || flags.out === "") throw new CliError("capsule export: --out FILE is required");
+    const config = configFrom(ctx);
+    const out = resolve(flags.out);
+    const outDir = realOrSelf(dirname(out));
+    if (insideDir(resolve(outDir, basename(out)), realOrSelf(config.home))) {
+      throw new CliError(`capsule export: --out ${out} is inside the data directory ${config.home}; plaintext copies must live elsewhere`);
+    }
+    const store = await openExisting(ctx);
+    const id = store.resolveCapsuleId(given);
+    const bytes = store.getCapsule(id);
+    const report = verifyCapsule(loadCapsuleBytes(bytes), { artifactRoot: flags["artifact-root"] as string | undefined });
+    if (!report.ok) throw new CliError(`capsule export: stored capsule ${id} does not verify: ${report.errors.join("; ")}`);
+    let result: "created" | "exists";
+    try {
+      result = createFileExclusive(outDir, basename(out), bytes);
+    } catch (e) {
+      throw new CliError(`capsule export: cannot write ${out}: ${(e as Error).message}`);
+    }
+    if (result === "exists") {
+      let existing: Buffer;
+      try {
+        existing = readFileSync(out);
+      } catch (e) {
+        throw new CliError(`capsule export: ${out} exists and cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+      if (!existing.equals(Buffer.from(bytes))) throw new CliError(`capsule export: ${out} already exists with different content; refusing to overwrite it`);
+    }
+    ctx.io.stdout.write(`${id} exported to ${out}\n`);
+    return 0;
+  },
+};
+
+export const importCmd: CliCommand = {
+  help: `usage: evidence-bridge capsule import FILE... [--artifact-root DIR]
+
+Verifies each capsule file with the Evidence Capsule v1 verifier, then seals all of them into the store (keys
+are created on first use). If any file cannot be read, is not a capsule, does not verify, or has different
+bytes than a stored capsule with the same id, nothing is stored and that file is named. Prints one line per
+capsule: '<id> stored' or '<id> already stored'. Shows progress on stderr when it is a terminal.`,
+  async run(args, ctx) {
+    const { flags, positionals } = parseFlags(args, { "artifact-root": { type: "string" } });
+    if (positionals.length === 0) throw new CliError("capsule import: at least one FILE is required");
+    const tty = ctx.io.stderr.isTTY === true;
+    const progress = (text: string) => {
+      if (tty) ctx.io.stderr.write(`\r\x1b[Kcapsule import: ${text}`);
+    };
+    try {
+      const candidates: ImportCandidate[] = [];
+      positionals.forEach((file, i) => {
+        candidates.push(readImportCandidate(file, { artifactRoot: flags["artifact-root"] as string | undefined }));
+        progress(`verified ${i + 1}/${positionals.length}`);
+      });
+      const config = configFrom(ctx);
+      const store = await openOrCreateStore({ home: config.home, passphrase: config.passphrase });
+      const results = importCandidates(store, candidates, (done, total) => progress(`sealed ${done}/${total}`));
+      if (tty) ctx.io.stderr.write("\r\x1b[K");
+      ctx.io.stdout.write(results.map((r) => `${r.id} ${r.stored === "new" ? "stored" : "already stored"}\n`).join(""));
+      return 0;
+    } catch (e) {
+      if (tty) ctx.io.stderr.write("\r\x1b[K");
+      throw e;
+    }
+  },
+};

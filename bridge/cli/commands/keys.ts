@@ -1,0 +1,77 @@
+/**
+ * `keys init` and `keys show` (product.md §5): create the installation's store and signing keys, or print their
+ * fingerprints and paths. Nothing secret is ever printed.
+ *
+ * `keys init` takes no flags yet; reviewer keys (`--reviewer NAME`) are a separate key type added by the review
+ * log: add the flag to INIT_FLAGS and branch in `init.run` before the installation-key path.
+ */
+import { createKeys, describeInstallationKeys, describeKeys, type KeyDescription } from "../../../src/crypto/keys.js";
+import { parseFlags, type FlagSpec } from "../args.js";
+import { configFrom } from "../config.js";
+import { CliError, type CliCommand, type CliContext } from "../context.js";
+
+const INIT_FLAGS: FlagSpec = {};
+const SHOW_FLAGS: FlagSpec = { json: { type: "boolean" } };
+
+function describeLines(d: KeyDescription): string[] {
+  const mode =
+    d.mode === "key-file"
+      ? "key files"
+      : `passphrase (scrypt n=${d.kdf?.n} r=${d.kdf?.r} p=${d.kdf?.p}; ${d.passphraseChecked ? "EVIDENCE_BRIDGE_PASSPHRASE unlocks it" : "set EVIDENCE_BRIDGE_PASSPHRASE to check it"})`;
+  return [
+    `mode: ${mode}`,
+    `keys directory: ${d.keysDir}`,
+    `store key: ${d.storeKey.fingerprint} (${d.storeKey.path})`,
+    `signing key: ${d.signingKey.fingerprint} (${d.signingKey.path})`,
+  ];
+}
+
+function describeJson(home: string, d: KeyDescription): string {
+  return `${JSON.stringify(
+    {
+      home,
+      mode: d.mode,
+      keys_dir: d.keysDir,
+      store_key: d.storeKey,
+      signing_key: d.signingKey,
+      kdf: d.kdf === undefined ? null : { algorithm: d.kdf.algorithm, n: d.kdf.n, r: d.kdf.r, p: d.kdf.p },
+      passphrase_checked: d.passphraseChecked,
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+export const init: CliCommand = {
+  help: `usage: evidence-bridge keys init
+
+Creates, under the data directory (mode 0700), a random 32-byte store key and an Ed25519 signing key in files
+with mode 0600 (keys/store.key, keys/signing.key). With EVIDENCE_BRIDGE_PASSPHRASE set, creates a passphrase
+store instead: the store key is derived with scrypt and keys/passphrase.json holds the parameters, the salt and
+the signing key sealed under the derived key. Refuses to replace existing keys. 'capsule build' creates keys on
+first use, so this step is optional.`,
+  async run(args: string[], ctx: CliContext): Promise<number> {
+    const { positionals } = parseFlags(args, INIT_FLAGS);
+    if (positionals.length > 0) throw new CliError(`keys init: unexpected argument ${JSON.stringify(positionals[0])}`);
+    const config = configFrom(ctx);
+    const d = describeInstallationKeys(await createKeys(config.home, config.passphrase));
+    ctx.io.stdout.write([`created keys in ${d.keysDir}`, ...describeLines(d)].join("\n") + "\n");
+    return 0;
+  },
+};
+
+export const show: CliCommand = {
+  help: `usage: evidence-bridge keys show [--json]
+
+Prints the key mode, the key paths and fingerprints (store-key:<key id>, ed25519:<SHA-256 of the public key>);
+never key material. In passphrase mode, a set EVIDENCE_BRIDGE_PASSPHRASE is checked.`,
+  async run(args: string[], ctx: CliContext): Promise<number> {
+    const { flags, positionals } = parseFlags(args, SHOW_FLAGS);
+    if (positionals.length > 0) throw new CliError(`keys show: unexpected argument ${JSON.stringify(positionals[0])}`);
+    const config = configFrom(ctx);
+    const d = await describeKeys(config.home, config.passphrase);
+    if (d === undefined) throw new CliError(`no keys in ${config.home}: run 'evidence-bridge keys init' (or build a capsule, which creates them)`);
+    ctx.io.stdout.write(flags.json ? describeJson(config.home, d) : describeLines(d).join("\n") + "\n");
+    return 0;
+  },
+};
