@@ -57,8 +57,10 @@ export type GuardResult = { ok: true } | { ok: false; reason: string };
 
 function needle(kind: PrivateKind, value: string): Needle | undefined {
   const lower = value.toLowerCase();
-  const folded = matchForm(value);
-  if (lower.length === 0 || folded.length === 0) return undefined;
+  if (lower.length === 0) return undefined;
+  // A value made only of characters N removes has an empty F form: it is then searched in its lower form only.
+  const f = matchForm(value);
+  const folded = f.length > 0 ? f : lower;
   const out: { kind: PrivateKind; lower: string; folded: string; compact?: string; windows?: Set<string> } = {
     kind,
     lower,

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Assessment } from "../../../capsules/assessment/types.js";
 import { collectPrivateValues, guardCandidate } from "../../../capsules/candidates/leak-guard.js";
@@ -97,5 +98,62 @@ describe("leak guard on a minimal assessment", () => {
       hypotheses: [],
     } as unknown as Assessment;
     expect(guardCandidate({ s: "anything at all" }, collectPrivateValues(a))).toEqual({ ok: true });
+  });
+});
+
+describe("leak guard properties", () => {
+  const base = {
+    message_sha256: "0".repeat(64),
+    detector: { iocs: {}, signals: [] },
+    threat_assessment: { findings: [] },
+    collection: { surface: "guardian_group", authorization: "administrator_authorized", source_pseudonym: "" },
+    market_rate: { warnings: [] },
+    hypotheses: [],
+  };
+
+  it("finds any IOC value embedded anywhere in any string, whatever its case, and names only kind and path", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 24, unit: "grapheme" }),
+        fc.string({ maxLength: 12, unit: "grapheme" }),
+        fc.string({ maxLength: 12, unit: "grapheme" }),
+        fc.constantFrom("upper", "lower", "same"),
+        fc.constantFrom("value", "key", "nested"),
+        (secret, pre, post, casing, where) => {
+          fc.pre(secret.toLowerCase().length > 0);
+          const a = { ...base, detector: { iocs: { handles: [secret] }, signals: [] } } as unknown as Assessment;
+          const shown = casing === "upper" ? secret.toUpperCase() : casing === "lower" ? secret.toLowerCase() : secret;
+          const s = `${pre}${shown}${post}`;
+          const candidate = where === "value" ? { field: s } : where === "key" ? { field: { [s]: 1 } } : { field: [["x", s]] };
+          const r = guardCandidate(candidate, collectPrivateValues(a));
+          const path = where === "value" ? "candidate.field" : where === "key" ? "a member name of candidate.field" : "candidate.field[0][1]";
+          // Upper-casing can change length or meaning (ß → SS, ŉ → ʼN); those are checked in the lower form.
+          if (shown.toLowerCase().includes(secret.toLowerCase()) || casing === "same") {
+            expect(r.ok).toBe(false);
+            if (r.ok) return;
+            // Found where it is; a very short F form (e.g. Greek capital iota with psili → "i") may also hit our own
+            // member names: fail-closed. Every entry is made of our fixed vocabulary only, never of the secret.
+            expect(r.reason.startsWith("leak guard: ")).toBe(true);
+            const entries = r.reason.slice("leak guard: ".length).split("; ");
+            // (When our member name `field` itself hits, the path below it is redacted to `<member>`.)
+            const redacted = path.replace("candidate.field", "candidate.<member>");
+            expect(entries.includes(`ioc_value in ${path}`) || entries.includes(`ioc_value in ${redacted}`)).toBe(true);
+            for (const e of entries) expect(e).toMatch(/^ioc_value in (a member name of )?candidate(\.field|\.<member>|\[\d+\])*$/);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("never reports a candidate made only of text unrelated to the secrets", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z]{6,12}$/), fc.stringMatching(/^[A-Z0-9 ]{0,20}$/), (secret, other) => {
+        fc.pre(!other.toLowerCase().includes(secret));
+        const a = { ...base, detector: { iocs: { emails: [secret] }, signals: [] } } as unknown as Assessment;
+        expect(guardCandidate({ a: other, b: [other] }, collectPrivateValues(a))).toEqual({ ok: true });
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
