@@ -25,6 +25,13 @@ Exit status: 0 every capsule is ok, 1 some capsule is not ok, 2 a file cannot be
 
 const SECTIONS = ["schema", "integrity", "artifacts", "ledger", "anchor", "recomputability", "claims", "attestations"] as const;
 
+/** Control, format (bidi) and separator characters from a hostile capsule are shown escaped, never sent raw. */
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+export function terminalSafe(text: string): string {
+  return text.replace(UNSAFE, (ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`);
+}
+
 /** The short human summary of one report. */
 export function summarize(file: string, report: VerificationReport): string {
   const lines = [`${file}: ${report.ok ? "ok" : "NOT OK"}`];
@@ -40,7 +47,7 @@ export function summarize(file: string, report: VerificationReport): string {
     for (const item of items) for (const problem of item.problems) lines.push(`  ${label} ${item.id}: ${problem}`);
   }
   for (const error of report.errors) lines.push(`  error: ${error}`);
-  return lines.join("\n") + "\n";
+  return lines.map(terminalSafe).join("\n") + "\n";
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
@@ -60,7 +67,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
       capsule = loadCapsuleFile(file);
     } catch (e) {
       if (progress) ctx.io.stderr.write("\n");
-      if (e instanceof CapsuleLoadError) throw new CliError(`${file}: ${e.message}`);
+      if (e instanceof CapsuleLoadError) throw new CliError(terminalSafe(`${file}: ${e.message}`));
       throw e;
     }
     reports.push(verifyCapsule(capsule, { artifactRoot }));

@@ -142,6 +142,20 @@ describeShared("capsule verify: failures", () => {
     expect(m).toMatch(message);
   });
 
+  test("hostile key names never reach the terminal raw", async () => {
+    const cap = vector("N");
+    cap.set("\u001b[2J\u202ex", 1);
+    const file = write("hostile.json", serializeCapsule(cap));
+    const r = await run([file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("capsule: unknown field(s): \\u{1b}[2J\\u{202e}x");
+    expect(r.stdout).not.toMatch(/[\u001b\u202e]/);
+    const deep = write("hostile-deep.json", `{"\\u001b[2J":${"[".repeat(40)}`);
+    const m = await runError([deep]);
+    expect(m).toContain("JSON nesting exceeds 32");
+    expect(m).not.toMatch(/[\u001b]/);
+  });
+
   test("an oversize file exits 2", async () => {
     const file = write("big.json", Buffer.alloc(33_554_433, 0x20));
     expect(await runError([file])).toBe(`${file}: capsule exceeds the v1 byte limit`);
