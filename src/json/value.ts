@@ -68,8 +68,12 @@ export function codePointLength(s: string): number {
   return n;
 }
 
+const SURROGATE = /[\ud800-\udfff]/;
+
 /** True when the string contains an unpaired UTF-16 surrogate. */
 export function hasLoneSurrogate(s: string): boolean {
+  // Fast path: most strings have no surrogate at all (a regex scan is far cheaper than a JS loop).
+  if (!SURROGATE.test(s)) return false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0xd800 || c > 0xdfff) continue;
