@@ -24,9 +24,17 @@ export function exampleValue(dir: "valid" | "lenient", name: string): JsonObject
 
 /** Deep copy of a value-model document (keeps `JsonFloat`s and member order). */
 export function cloneJson<T extends JsonValue>(v: T): T {
-  if (Array.isArray(v)) return v.map(cloneJson) as T;
-  if (v instanceof Map) return new Map([...v].map(([k, x]) => [k, cloneJson(x)])) as T;
-  if (v instanceof JsonFloat) return new JsonFloat(v.value, v.token) as T;
+  return copy(v) as T;
+}
+
+function copy(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) return v.map(copy);
+  if (v instanceof Map) {
+    const out: JsonObject = new Map();
+    for (const [k, x] of v) out.set(k, copy(x));
+    return out;
+  }
+  if (v instanceof JsonFloat) return new JsonFloat(v.value, v.token);
   return v;
 }
 
