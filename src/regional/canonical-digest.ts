@@ -26,8 +26,14 @@ export function byKey(a: [string, unknown], b: [string, unknown]): number {
   return compareCodePoints(a[0], b[0]);
 }
 
+/** Where canonical text goes: a hash (CanonicalDigest) or a string. Floats are counted, never written. */
+export interface CanonicalSink {
+  raw(text: string): void;
+  float(): void;
+}
+
 /** Streams canonical text into SHA-256. */
-export class CanonicalDigest {
+export class CanonicalDigest implements CanonicalSink {
   private readonly hash = sha256.create();
   private parts: string[] = [];
   private size = 0;
@@ -68,7 +74,7 @@ function entriesOf(v: object): [string, unknown][] | undefined {
 }
 
 /** Writes the canonical text of `v` (value model or plain JS values). */
-export function writeCanonical(v: unknown, d: CanonicalDigest): void {
+export function writeCanonical(v: unknown, d: CanonicalSink): void {
   if (v === null || v === true || v === false) return d.raw(String(v));
   if (typeof v === "string") return d.raw(JSON.stringify(v));
   if (typeof v === "number") return Number.isInteger(v) ? d.raw(String(v)) : d.float();
@@ -134,6 +140,17 @@ export function plainWithCanonical(v: JsonValue, d: CanonicalDigest): Plain {
   else if (state.safe) d.raw(JSON.stringify(plain));
   else writeCanonical(v, d);
   return plain;
+}
+
+/** The canonical text of a value (JSONL export); throws when it holds a float. */
+export function canonicalJsonText(v: JsonValue): string {
+  const state = { safe: true, floats: 0 };
+  const plain = sortedPlain(v, state);
+  if (state.floats > 0) throw new RangeError(FLOAT_REASON);
+  if (state.safe) return JSON.stringify(plain);
+  const parts: string[] = [];
+  writeCanonical(v, { raw: (t) => parts.push(t), float: () => undefined });
+  return parts.join("");
 }
 
 /** Lowercase hex SHA-256 of the uncapped canonical bytes of `value`; throws when it holds a float. */
