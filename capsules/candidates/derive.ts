@@ -45,7 +45,7 @@ export function deriveCandidate(capsule: CapsuleInput, pack: IntelligencePack, o
     checkAssessmentId(parsed.value);
     assessment = parsed.assessment;
   } catch (e) {
-    if (e instanceof AssessmentError) return withheld(`assessment artifact: ${e.message}`);
+    if (e instanceof AssessmentError) return withheld(`assessment artifact: ${redactEchoes(e.message)}`);
     throw e;
   }
 
@@ -99,6 +99,14 @@ export function deriveCandidate(capsule: CapsuleInput, pack: IntelligencePack, o
 
   const bytes = canonicalBytes(candidate, "candidate");
   return { status: "emitted", candidate, bytes, digest: sha256Hex(bytes) };
+}
+
+/**
+ * Intake messages may echo an identifier-shaped value in quotes (`(got 'x')`); a hostile producer can put an IOC
+ * there, and reasons go to stderr. Every quoted echo is replaced; paths and rules stay.
+ */
+function redactEchoes(message: string): string {
+  return message.replace(/'[^']*'/g, "'…'");
 }
 
 /** O7: no control, format (Cf) or bidi character in any string of the candidate. */

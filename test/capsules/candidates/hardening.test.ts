@@ -313,6 +313,16 @@ describeShared("hardening of derived candidates", () => {
       expect(withheldReason(deriveCandidate(capsule, pack, ANALYST))).toMatch(/^assessment artifact: assessment\.assessment_id: does not match/);
     });
 
+    it("redacts values the intake error would echo (an IOC put into an enum field)", () => {
+      const capsule = mutatedCapsule("03-usdt-inr-kitchen-sink-iocs", (doc) => {
+        put(doc, ["detector", "iocs", "channels"], ["usdt_inr_rates_demo"]);
+        put(doc, ["collection", "surface"], "usdt_inr_rates_demo");
+      });
+      const reason = withheldReason(deriveCandidate(capsule, pack, ANALYST));
+      expect(reason).toMatch(/^assessment artifact: assessment\.collection\.surface: /);
+      expect(reason).not.toContain("usdt_inr");
+    });
+
     it("withholds an artifact the assessment schema rejects, naming path and rule", () => {
       const capsule = mutatedCapsule("01-mule-account-rental-hinglish", (doc) => put(doc, ["detector", "families"], ["JohnDoe"]));
       const reason = withheldReason(deriveCandidate(capsule, pack, ANALYST));
