@@ -12,8 +12,10 @@ import { replaceFile } from "../../src/crypto/safe-write.js";
 import { SealKind, seal, unseal, type StoreKey } from "../../src/crypto/seal.js";
 import { CAPSULE_ID, INDEX_LABEL } from "./layout.js";
 import type { RowFacts } from "./rows.js";
+import { IOC_KINDS, type IocKind } from "../../src/pack/vocabulary.js";
+import { TIERS, type Tier } from "../assessment/types.js";
 
-export const ROW_INDEX_FORMAT = "evidence-bridge-row-index/v1";
+export const ROW_INDEX_FORMAT = "evidence-bridge-row-index/v2";
 const INDEX_SEAL_NAME = "store/rows.sealed";
 
 export interface IndexEntry {
@@ -25,10 +27,48 @@ export interface IndexEntry {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-function validFacts(f: unknown, id: string): f is RowFacts {
-  if (f === null || typeof f !== "object") return false;
-  const r = f as Record<string, unknown>;
-  return r.id === id && (r.kind === "assessment" || r.kind === "other") && Array.isArray(r.families) && typeof r.tiers === "object";
+/**
+ * One entry is a compact array (the index of 10,000 rows is read on every listing):
+ * `[id, size, mtimeMs, created_at, kind, detectorTier, threatTier, overallTier, families, iocCounts]` where kind
+ * is 0 (assessment) or 1 (other) and iocCounts is null or the six counts in IOC_KINDS order.
+ */
+type Packed = [string, number, number, string | null, 0 | 1, Tier | null, Tier | null, Tier | null, string[], number[] | null];
+
+function pack(id: string, e: IndexEntry): Packed {
+  const f = e.facts;
+  return [
+    id,
+    e.size,
+    e.mtimeMs,
+    f.created_at,
+    f.kind === "assessment" ? 0 : 1,
+    f.tiers.detector,
+    f.tiers.threat,
+    f.tiers.overall,
+    f.families,
+    f.ioc_counts === null ? null : IOC_KINDS.map((k) => f.ioc_counts![k]),
+  ];
+}
+
+const isTier = (v: unknown): v is Tier | null => v === null || (typeof v === "string" && (TIERS as readonly string[]).includes(v));
+
+function unpack(e: unknown): [string, IndexEntry] | undefined {
+  if (!Array.isArray(e) || e.length !== 10) return undefined;
+  const [id, size, mtimeMs, created, kind, detector, threat, overall, families, counts] = e as unknown[];
+  if (typeof id !== "string" || !CAPSULE_ID.test(id) || typeof size !== "number" || typeof mtimeMs !== "number") return undefined;
+  if ((created !== null && typeof created !== "string") || (kind !== 0 && kind !== 1)) return undefined;
+  if (!isTier(detector) || !isTier(threat) || !isTier(overall)) return undefined;
+  if (!Array.isArray(families) || !families.every((x) => typeof x === "string")) return undefined;
+  if (counts !== null && (!Array.isArray(counts) || counts.length !== IOC_KINDS.length || !counts.every((n) => Number.isSafeInteger(n)))) return undefined;
+  const facts: RowFacts = {
+    id,
+    created_at: created,
+    kind: kind === 0 ? "assessment" : "other",
+    tiers: { detector, threat, overall },
+    families: families as string[],
+    ioc_counts: counts === null ? null : (Object.fromEntries(IOC_KINDS.map((k, i) => [k, (counts as number[])[i]])) as Record<IocKind, number>),
+  };
+  return [id, { size, mtimeMs, facts }];
 }
 
 /** Reads the index; undefined when it is absent or cannot be used (then it is rebuilt). */
@@ -51,18 +91,16 @@ export function readRowIndex(dir: string, name: string, key: StoreKey): Map<stri
   if (!Array.isArray(entries)) return undefined;
   const out = new Map<string, IndexEntry>();
   for (const e of entries) {
-    if (!Array.isArray(e) || e.length !== 4) return undefined;
-    const [id, size, mtimeMs, facts] = e as unknown[];
-    if (typeof id !== "string" || !CAPSULE_ID.test(id) || typeof size !== "number" || typeof mtimeMs !== "number") return undefined;
-    if (!validFacts(facts, id)) return undefined;
-    out.set(id, { size, mtimeMs, facts });
+    const entry = unpack(e);
+    if (entry === undefined) return undefined;
+    out.set(entry[0], entry[1]);
   }
   return out;
 }
 
 /** Seals and atomically replaces the index. */
 export function writeRowIndex(dir: string, name: string, key: StoreKey, entries: Map<string, IndexEntry>): void {
-  const list = [...entries].map(([id, e]) => [id, e.size, e.mtimeMs, e.facts]);
+  const list = [...entries].map(([id, e]) => pack(id, e));
   const plain = encoder.encode(JSON.stringify({ format: ROW_INDEX_FORMAT, entries: list }));
   replaceFile(dir, name, seal(plain, key, SealKind.index, INDEX_SEAL_NAME));
 }

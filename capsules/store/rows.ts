@@ -121,9 +121,8 @@ export function rowFacts(id: string, envelope: JsonObject): RowFacts {
 }
 
 /** Newest first by created_at (rows without one last), then by id: a stable order. */
-export function compareRows(a: RowFacts, b: RowFacts): number {
-  const ta = a.created_at === null ? Number.NEGATIVE_INFINITY : Date.parse(a.created_at);
-  const tb = b.created_at === null ? Number.NEGATIVE_INFINITY : Date.parse(b.created_at);
-  if (ta !== tb) return tb > ta ? 1 : -1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+export function sortRows<T extends RowFacts>(rows: T[]): T[] {
+  const keyed = rows.map((r) => ({ r, t: r.created_at === null ? Number.NEGATIVE_INFINITY : Date.parse(r.created_at) }));
+  keyed.sort((a, b) => (a.t !== b.t ? (b.t > a.t ? 1 : -1) : a.r.id < b.r.id ? -1 : a.r.id > b.r.id ? 1 : 0));
+  return keyed.map((k) => k.r);
 }

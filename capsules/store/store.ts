@@ -48,7 +48,7 @@ import {
 } from "./layout.js";
 import { checkReceiptBytes, makeReceipt, type ReceiptCheck } from "./receipts.js";
 import { readRowIndex, writeRowIndex, type IndexEntry } from "./row-index.js";
-import { compareRows, DEFAULT_REVIEW_STATUS, rowFacts, type CapsuleRow, type ReviewStatus } from "./rows.js";
+import { sortRows, DEFAULT_REVIEW_STATUS, rowFacts, type CapsuleRow, type ReviewStatus } from "./rows.js";
 
 /** The part of the configuration (src/config.ts `Config`) the store needs. */
 export interface StoreConfig {
@@ -234,10 +234,7 @@ export class SealedStore {
     if (previous !== undefined && previous.size !== next.size) changed = true;
     if (changed) this.saveIndex(next);
     const status = opts.reviewStatus ?? (() => undefined);
-    return [...next.values()]
-      .map((e) => e.facts)
-      .sort(compareRows)
-      .map((f) => ({ ...f, review_status: status(f.id) ?? DEFAULT_REVIEW_STATUS }));
+    return sortRows([...next.values()].map((e) => e.facts)).map((f) => ({ ...f, review_status: status(f.id) ?? DEFAULT_REVIEW_STATUS }));
   }
 
   private saveIndex(entries: Map<string, IndexEntry>): void {
