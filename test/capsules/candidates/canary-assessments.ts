@@ -2,8 +2,9 @@
  * Generator of schema-valid assessments with a canary planted in every free-text field the assessment schema
  * allows (assessment-v1 §2): IOC values, raw matched fragments and finding limitations, market-rate warnings,
  * sources and URLs, pack reference texts, hypothesis labels, indicator labels and term hits, typology source
- * texts, hypothesis limitations, observation summaries, URIs, ids, groups and evidence classes, the origin answer,
- * the pseudonym and the message hash (and sometimes the typology id itself).
+ * texts and ids, hypothesis limitations and evidence classes, indicator ids, classes and signal hits, observation
+ * summaries, URIs, ids, groups and evidence classes, the origin answer, the pseudonym and the message hash (and
+ * sometimes the typology id itself).
  *
  * Cheap by design: each case mutates a copy of one of the ten valid examples (in the strict value model, so float
  * lexemes survive), driven by a small seeded PRNG. The generated assessments pass the assessment schema but are
@@ -165,8 +166,12 @@ function plantHypothesis(p: Planter, h: JsonObject, iocs: JsonObject, knobs: Kno
   const typologyId = h.get("typology_id") as string;
   h.set("label", p.text());
   for (const m of arr(h.get("matched_indicators")).map(obj)) {
+    // Renaming the indicator removes the message match (it is no longer an indicator of the pack) in half the cases.
+    if (p.pick([true, false])) m.set("id", p.token());
     m.set("label", p.text());
+    m.set("evidence_class", p.token());
     m.set("term_hits", arr(m.get("term_hits")).map(() => p.text()));
+    m.set("signal_hits", arr(m.get("signal_hits")).map(() => p.token()));
   }
   const observations = arr(h.get("external_observations")).map(obj);
   if (knobs.extraObservation && index === 0) observations.push(extraObservation(p, typologyId, iocs));
@@ -198,6 +203,7 @@ function plantHypothesis(p: Planter, h: JsonObject, iocs: JsonObject, knobs: Kno
   h.set("evidence_classes", [p.token(), p.token()].sort());
   // One source and two limitations keep the case small (cheap to hash); every text is a canary.
   const source = obj(arr(h.get("typology_sources"))[0]);
+  source.set("id", p.token());
   source.set("publisher", p.text());
   source.set("title", p.text());
   source.set("published_at", p.token());
