@@ -98,14 +98,19 @@ function notChecked(reason: string, declared: string | null = null): ContentDige
   return { status: "not_checked", declared, computed: null, reason, rule: CONTENT_SHA256_RULE };
 }
 
-function loadFailureReport(failure: LoadFailure, eventCount: number | null): RegionalValidationReport {
+/** The finding for input that is not strict JSON: rule `json-<loader rule>`, the loader's message with its path. */
+export function loadFailureFinding(failure: LoadFailure): RegionalFinding {
   const message = failure.message.startsWith(`${failure.path}:`) ? failure.message : `${failure.path}: ${failure.message}`;
+  return { path: failure.path, rule: `json-${failure.rule}`, message };
+}
+
+function loadFailureReport(failure: LoadFailure, eventCount: number | null): RegionalValidationReport {
   return {
     format: REGIONAL_SCHEMA_VERSION,
     conforms: false,
     region: null,
     event_count: eventCount,
-    errors: [{ path: failure.path, rule: `json-${failure.rule}`, message }],
+    errors: [loadFailureFinding(failure)],
     error_count: 1,
     warnings: [],
     warning_count: 0,

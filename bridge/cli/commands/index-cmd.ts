@@ -1,0 +1,192 @@
+/**
+ * `index validate FILE...` and `index export FILE --format csv|jsonl` (product.md §5, §10): the regional
+ * captured-news index. Files are read from disk only, up to a byte cap checked before reading; nothing is fetched.
+ */
+import { once } from "node:events";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { DEFAULT_MAX_INDEX_BYTES, REGIONAL_SCHEMA_VERSION, REGIONS, type Region } from "../../../src/regional/constants.js";
+import { exportLoadedIndex, type ExportFormat } from "../../../src/regional/export.js";
+import { IndexLoadError } from "../../../src/regional/load.js";
+import { parseRfc3339, type Instant } from "../../../src/regional/rfc3339.js";
+import {
+  loadFailureFinding,
+  loadRegionalInput,
+  validateLoadedIndex,
+  validateRegionalIndex,
+  type RegionalValidationReport,
+} from "../../../src/regional/validate.js";
+import { intFlag, parseFlags } from "../args.js";
+import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { terminalSafe } from "./capsule-verify.js";
+
+const MAX_BYTES_HELP = `  --max-bytes N    refuse a file larger than N bytes before reading it (default ${DEFAULT_MAX_INDEX_BYTES}, 256 MiB)`;
+
+/**
+ * Reads a file of at most `cap` bytes. A larger file is refused from its size, before reading, naming `capFlag`;
+ * with `prefix`, its first `cap` bytes are returned instead (for checks that must report the size themselves).
+ */
+export function readCapped(file: string, cap: number, opts: { capFlag?: string; prefix?: boolean } = {}): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (e) {
+    throw new CliError(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new CliError(`${file}: not a regular file`);
+    if (stat.size > cap && !opts.prefix) {
+      throw new CliError(`${file}: ${stat.size} bytes, over the ${cap}-byte cap${opts.capFlag ? ` (raise ${opts.capFlag} to read it)` : ""}`);
+    }
+    // One byte more than allowed, so a file that grew after the size check is still caught.
+    const buf = Buffer.allocUnsafe(Math.min(cap, stat.size) + 1);
+    let n = 0;
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, null);
+      if (got === 0) break;
+      n += got;
+    }
+    if (n > cap && !opts.prefix) throw new CliError(`${file}: grew past the ${cap}-byte cap while being read`);
+    return buf.subarray(0, Math.min(n, cap));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function maxBytesFlag(value: string | boolean | string[] | undefined): number {
+  return intFlag("max-bytes", value as string | undefined, DEFAULT_MAX_INDEX_BYTES);
+}
+
+const validateHelp = `usage: evidence-bridge index validate FILE... [--json] [--strict] [--max-bytes N]
+
+Checks regional captured-news index files against ${REGIONAL_SCHEMA_VERSION}: every rule of the format (strict
+objects, constants, enums, patterns, RFC 3339 date-times, URI/IRI, unique items, minimums, missing_records = 0),
+consistency findings the format implies (warnings), and content_sha256 under our reading of the format
+(docs/regional-index.md). Nothing is fetched.
+
+  --json           print the validation report (an array of reports for several files)
+  --strict         also fail (exit 1) on warnings or a content_sha256 mismatch
+${MAX_BYTES_HELP}
+
+Exit status: 0 every file conforms, 1 some file does not conform (errors are listed with their JSON paths),
+2 a file cannot be read (missing, not a file, over the byte cap; nothing is printed).
+`;
+
+/** The short human summary of one report. */
+export function summarizeIndexReport(file: string, r: RegionalValidationReport): string {
+  const sha = r.content_sha256;
+  const shaText = `content_sha256 ${sha.status}${sha.reason ? ` (${sha.reason})` : ""}`;
+  const head = r.conforms
+    ? `${file}: conforms (region ${r.region}, ${r.event_count} events); ${shaText}; ${r.warning_count} warning(s)`
+    : `${file}: DOES NOT CONFORM: ${r.error_count} error(s); ${shaText}`;
+  const lines = [head];
+  for (const f of r.errors) lines.push(`  error ${f.rule}: ${f.message}`);
+  if (r.error_count > r.errors.length) lines.push(`  ... ${r.error_count - r.errors.length} more error(s) not shown`);
+  for (const f of r.warnings) lines.push(`  warning ${f.rule}: ${f.message}`);
+  if (r.warning_count > r.warnings.length) lines.push(`  ... ${r.warning_count - r.warnings.length} more warning(s) not shown`);
+  if (sha.status === "mismatch") lines.push(`  content_sha256 declared ${sha.declared}, computed ${sha.computed} (${sha.rule})`);
+  return lines.map(terminalSafe).join("\n") + "\n";
+}
+
+async function runValidate(args: string[], ctx: CliContext): Promise<number> {
+  const { flags, positionals } = parseFlags(args, {
+    json: { type: "boolean" },
+    strict: { type: "boolean" },
+    "max-bytes": { type: "string" },
+  });
+  if (positionals.length === 0) throw new CliError("index validate: at least one FILE is required (see --help)");
+  const cap = maxBytesFlag(flags["max-bytes"]);
+  const strict = flags.strict === true;
+  const progress = ctx.io.stderr.isTTY === true && positionals.length > 1;
+  // One file in memory at a time; reports are printed at the end, so an unreadable file (exit 2) prints nothing.
+  const reports = positionals.map((file, i) => {
+    if (progress) ctx.io.stderr.write(`\rvalidating ${i + 1}/${positionals.length}`);
+    try {
+      return { file, ...validateRegionalIndex(readCapped(file, cap, { capFlag: "--max-bytes" }), { maxBytes: cap }) };
+    } catch (e) {
+      if (progress) ctx.io.stderr.write("\n");
+      throw e;
+    }
+  });
+  if (progress) ctx.io.stderr.write("\n");
+  if (flags.json === true) {
+    ctx.io.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
+  } else {
+    ctx.io.stdout.write(reports.map((r) => summarizeIndexReport(r.file, r)).join(""));
+  }
+  const failed = reports.some((r) => !r.conforms || (strict && (r.warning_count > 0 || r.content_sha256.status === "mismatch")));
+  return failed ? 1 : 0;
+}
+
+const exportHelp = `usage: evidence-bridge index export FILE --format csv|jsonl [--region R] [--since T] [--max-bytes N]
+
+Writes one row per event of a conforming regional captured-news index to stdout. Metadata and links only:
+article bodies are never fetched (article_body_fetching: prohibited).
+
+  --format csv     RFC 4180 (CRLF, quoting as needed), a header row, the columns listed in
+                   docs/regional-index.md; a text cell whose first non-whitespace character is =, +, - or @
+                   (or a look-alike) gets a leading apostrophe
+  --format jsonl   one canonical JSON object per event (sorted keys, with schema_version and region), the exact
+                   captured text
+  --region R       only events tagged with R (${REGIONS.join(", ")})
+  --since T        only events published at or after T (RFC 3339 date-time, or YYYY-MM-DD for 00:00Z)
+${MAX_BYTES_HELP}
+
+Exit status: 0 written, 1 the index does not conform (nothing is written; run 'index validate' for the list),
+2 the file cannot be read or a flag is wrong.
+`;
+
+/** `--since`: an RFC 3339 date-time, or a date meaning its midnight UTC. */
+export function parseSince(value: string): Instant {
+  const instant = parseRfc3339(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  if (instant === undefined) throw new CliError(`--since: expected an RFC 3339 date-time or YYYY-MM-DD, got ${JSON.stringify(value)}`);
+  return instant;
+}
+
+async function runExport(args: string[], ctx: CliContext): Promise<number> {
+  const { flags, positionals } = parseFlags(args, {
+    format: { type: "string" },
+    region: { type: "string" },
+    since: { type: "string" },
+    "max-bytes": { type: "string" },
+  });
+  if (positionals.length !== 1) throw new CliError("index export: exactly one FILE is required (see --help)");
+  const format = flags.format;
+  if (format !== "csv" && format !== "jsonl") throw new CliError("--format: expected csv or jsonl");
+  const region = flags.region as string | undefined;
+  if (region !== undefined && !(REGIONS as readonly string[]).includes(region)) {
+    throw new CliError(`--region: expected one of ${REGIONS.join(", ")}, got ${JSON.stringify(region)}`);
+  }
+  const since = flags.since === undefined ? undefined : parseSince(flags.since as string);
+  const cap = maxBytesFlag(flags["max-bytes"]);
+  const [file] = positionals;
+  const bytes = readCapped(file, cap, { capFlag: "--max-bytes" });
+
+  let loaded;
+  try {
+    loaded = loadRegionalInput(bytes, cap);
+  } catch (e) {
+    if (!(e instanceof IndexLoadError)) throw e;
+    throw new CliError(terminalSafe(`${file} does not conform to ${REGIONAL_SCHEMA_VERSION}: ${loadFailureFinding(e.failure).message}`), 1);
+  }
+  const report = validateLoadedIndex(loaded, { maxFindings: 1 });
+  if (!report.conforms) {
+    const first = report.errors[0]?.message ?? "";
+    throw new CliError(
+      terminalSafe(`${file} does not conform to ${REGIONAL_SCHEMA_VERSION} (${report.error_count} error(s); first: ${first}); run 'evidence-bridge index validate ${file}'`),
+      1,
+    );
+  }
+  const out = ctx.io.stdout;
+  const progress = ctx.io.stderr.isTTY === true;
+  let written = 0;
+  for (const chunk of exportLoadedIndex(loaded, { format: format as ExportFormat, region: region as Region | undefined, since })) {
+    if (!out.write(chunk)) await once(out, "drain");
+    if (progress) ctx.io.stderr.write(`\rexported ${(written += chunk.length)} characters`);
+  }
+  if (progress) ctx.io.stderr.write("\n");
+  return 0;
+}
+
+export const validate: CliCommand = { help: validateHelp, run: runValidate };
+export const exportCmd: CliCommand = { help: exportHelp, run: runExport };
