@@ -73,13 +73,16 @@ export function issuesToFindings(issues: readonly z.core.$ZodIssue[], value: Jso
     let v: JsonValue | undefined = value;
     for (const seg of issue.path) v = child(v, seg);
     const path = pathOf(root, issue.path);
+    if (v === undefined && (issue.code === "invalid_type" || issue.code === "invalid_value")) {
+      out(finding(path, "required", "missing required member"));
+      continue;
+    }
     switch (issue.code) {
       case "unrecognized_keys":
         for (const key of issue.keys) out(finding(memberPath(path, key), "additional-property", "member is not allowed here (no extra properties)"));
         break;
       case "invalid_type":
-        if (v === undefined) out(finding(path, "required", "missing required member"));
-        else if (isJsonFloat(v) && (issue.expected === "int" || issue.expected === "number")) {
+        if (isJsonFloat(v) && (issue.expected === "int" || issue.expected === "number")) {
           out(finding(path, "integer", `expected integer, got float ${shortEcho(v)}`));
         } else out(finding(path, "type", `expected ${TYPE_NAMES[issue.expected] ?? issue.expected}, got ${gotText(v)}`));
         break;

@@ -22,7 +22,7 @@ export interface SyntheticOptions {
   region: Region;
   /** Number of events (default 6). */
   events?: number;
-  /** Give every third event an English translation and include the sidecar (default true). */
+  /** Give every third event (the second, fifth, ...) an English translation and include the sidecar (default true). */
   translations?: boolean;
 }
 
@@ -71,7 +71,7 @@ function syntheticEvent(region: Region, i: number, translations: boolean): Plain
   const current = i % 4 !== 0;
   const tags: Region[] = [region, ...(i % 3 === 1 ? OVERLAP[region] : [])];
   const ordered = (["bri", "gwadar", "balochistan", "myanmar"] as Region[]).filter((r) => tags.includes(r));
-  const translated = translations && i % 3 === 2;
+  const translated = translations && i % 3 === 1;
   const trId = `zhtr-${hex(0xa11ce + i, 24)}`;
   return {
     event_id: id,
