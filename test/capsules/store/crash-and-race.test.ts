@@ -54,13 +54,13 @@ describe("kill at random moments", () => {
     homes.push(home);
     const acknowledged = new Set<string>();
     const messages = new Set<number>();
-    const cycles = 30;
+    const cycles = 24;
     let killedMidWrite = 0;
     const plaintextHits: string[] = [];
     let killedDuringStartup = 0;
     for (let cycle = 0; cycle < cycles; cycle++) {
       // Overlap with the previous cycle's range so idempotent re-puts are also interrupted.
-      const w = startWriter([home, String(Math.max(0, cycle * 40 - 5)), "120"]);
+      const w = startWriter([home, String(Math.max(0, cycle * 40 - 5)), "60"]);
       if (random() < 0.2) {
         // Some kills land while the store is being opened (on the first cycle: while the keys are created).
         await w.waitFor((l) => l === "ready");
