@@ -2,15 +2,15 @@
  * `keys init` and `keys show` (product.md §5): create the installation's store and signing keys, or print their
  * fingerprints and paths. Nothing secret is ever printed.
  *
- * `keys init` takes no flags yet; reviewer keys (`--reviewer NAME`) are a separate key type added by the review
- * log: add the flag to INIT_FLAGS and branch in `init.run` before the installation-key path.
+ * `keys init --reviewer NAME` creates a reviewer key instead (a separate key type of the review log; the logic
+ * lives in capsules/review/reviewer-key.ts).
  */
 import { createKeys, describeInstallationKeys, describeKeys, type KeyDescription } from "../../../src/crypto/keys.js";
 import { parseFlags, type FlagSpec } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 
-const INIT_FLAGS: FlagSpec = {};
+const INIT_FLAGS: FlagSpec = { reviewer: { type: "string" } };
 const SHOW_FLAGS: FlagSpec = { json: { type: "boolean" } };
 
 function describeLines(d: KeyDescription): string[] {
@@ -43,17 +43,26 @@ function describeJson(home: string, d: KeyDescription): string {
 }
 
 export const init: CliCommand = {
-  help: `usage: evidence-bridge keys init
+  help: `usage: evidence-bridge keys init [--reviewer NAME]
 
 Creates, under the data directory (mode 0700), a random 32-byte store key and an Ed25519 signing key in files
 with mode 0600 (keys/store.key, keys/signing.key). With EVIDENCE_BRIDGE_PASSPHRASE set, creates a passphrase
 store instead: the store key is derived with scrypt and keys/passphrase.json holds the parameters, the salt and
 the signing key sealed under the derived key. Refuses to replace existing keys. 'capsule build' creates keys on
-first use, so this step is optional.`,
+first use, so this step is optional.
+
+With --reviewer NAME, creates only a reviewer's Ed25519 key, keys/reviewers/NAME.key (mode 0600; NAME: 1 to 64 of
+A-Z a-z 0-9 . _ -), used by 'review approve|reject|defer' to sign decisions, and prints its fingerprint.`,
   async run(args: string[], ctx: CliContext): Promise<number> {
-    const { positionals } = parseFlags(args, INIT_FLAGS);
+    const { flags, positionals } = parseFlags(args, INIT_FLAGS);
     if (positionals.length > 0) throw new CliError(`keys init: unexpected argument ${JSON.stringify(positionals[0])}`);
     const config = configFrom(ctx);
+    if (flags.reviewer !== undefined) {
+      const { createReviewerKey } = await import("../../../capsules/review/reviewer-key.js");
+      const r = createReviewerKey(config.home, flags.reviewer as string);
+      ctx.io.stdout.write(`created reviewer key for ${r.name}\nreviewer key: ${r.key.fingerprint} (${r.path})\n`);
+      return 0;
+    }
     const d = describeInstallationKeys(await createKeys(config.home, config.passphrase));
     ctx.io.stdout.write([`created keys in ${d.keysDir}`, ...describeLines(d)].join("\n") + "\n");
     return 0;

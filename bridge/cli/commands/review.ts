@@ -1,0 +1,541 @@
+/**
+ * The human triage loop (product.md §8): `review list`, `review show ID`, `review approve|reject|defer ID --note
+ * TEXT`, `review log [--verify]`, `review export --out FILE`, `review verify-export FILE [--trust FP,...]`.
+ * The library part is capsules/review/. Nothing here sends anything anywhere.
+ */
+import { readFileSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
+import type { Tier } from "../../../capsules/assessment/types.js";
+import { TIER_RANK } from "../../../capsules/assessment/vocabulary.js";
+import type { Candidate } from "../../../capsules/candidates/types.js";
+import type { CandidateView } from "../../../capsules/feed/stored-candidate.js";
+import {
+  appendDecision,
+  buildExport,
+  guardOutward,
+  loadReviewLog,
+  noteProblem,
+  openReviewTarget,
+  parseTrustList,
+  queueEntry,
+  REVIEW_STATUSES,
+  ReviewError,
+  reviewQueue,
+  selectReviewerKey,
+  VERB_DECISIONS,
+  verifyExportBytes,
+  verifyReviewLog,
+  type LoggedRecord,
+  type LogVerification,
+  type QueueEntry,
+  type ReviewStatus,
+  type ReviewVerb,
+} from "../../../capsules/review/index.js";
+import { StoreError } from "../../../capsules/store/errors.js";
+import { openStore, type SealedStore } from "../../../capsules/store/store.js";
+import { KeyError } from "../../../src/crypto/errors.js";
+import { createFileExclusive } from "../../../src/crypto/safe-write.js";
+import { PackError } from "../../../src/pack/errors.js";
+import { loadConfiguredPack } from "../../../src/pack/file.js";
+import type { IntelligencePack } from "../../../src/pack/types.js";
+import { parseFlags } from "../args.js";
+import { configFrom } from "../config.js";
+import { CliError, type CliCommand, type CliContext } from "../context.js";
+
+const SHORT = 12;
+/** Largest export file `verify-export` reads. */
+const EXPORT_MAX_BYTES = 256 * 1024 * 1024;
+
+// ---- shared plumbing ------------------------------------------------------------------------------------------
+
+/** Runs a command body, turning the library's expected errors into one-line CLI errors prefixed by the command. */
+async function guarded<T>(command: string, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    if (e instanceof ReviewError || e instanceof StoreError || e instanceof KeyError || e instanceof PackError) {
+      throw new CliError(`${command}: ${e.message}`);
+    }
+    if (e instanceof Error && /^(SealError|SafeWriteError|DataDirError)$/.test(e.name)) throw new CliError(`${command}: ${e.message}`);
+    throw e;
+  }
+}
+
+function loadPack(ctx: CliContext): IntelligencePack {
+  const config = configFrom(ctx);
+  try {
+    return loadConfiguredPack(config).pack;
+  } catch (e) {
+    if (e instanceof PackError) throw new CliError(e.rule === "not-configured" ? e.detail : `intelligence pack: ${e.message}`);
+    throw e;
+  }
+}
+
+async function openExisting(ctx: CliContext, command: string): Promise<SealedStore | undefined> {
+  const config = configFrom(ctx);
+  try {
+    return await openStore({ home: config.home, passphrase: config.passphrase });
+  } catch (e) {
+    if (e instanceof StoreError && e.code === "no-store") return undefined;
+    throw e instanceof Error ? new CliError(`${command}: ${e.message}`) : e;
+  }
+}
+
+function viewFrom(flags: Record<string, unknown>): CandidateView {
+  return { includeTypologyMatches: flags["include-typology-matches"] === true, includeClean: flags["include-clean"] === true };
+}
+
+const VIEW_FLAGS = { "include-typology-matches": { type: "boolean" }, "include-clean": { type: "boolean" } } as const;
+
+function oneId(positionals: string[], command: string): string {
+  if (positionals.length !== 1) {
+    throw new CliError(`${command}: expected exactly one capsule id (64 hexadecimal digits, or a unique prefix of at least 6)`);
+  }
+  return positionals[0].toLowerCase();
+}
+
+function resolveId(store: SealedStore | undefined, given: string, command: string): string {
+  if (store === undefined) throw new CliError(`${command}: unknown candidate ${given}: the store is empty`);
+  try {
+    return store.resolveCapsuleId(given);
+  } catch (e) {
+    if (e instanceof StoreError) throw new CliError(`${command}: unknown candidate: ${e.message}`);
+    throw e;
+  }
+}
+
+function progress(ctx: CliContext, label: string): { tick: (done: number, total: number) => void; clear: () => void } {
+  if (ctx.io.stderr.isTTY !== true) return { tick: () => undefined, clear: () => undefined };
+  let shown = false;
+  return {
+    tick(done, total) {
+      if (done !== total && done % 100 !== 0) return;
+      ctx.io.stderr.write(`\r\x1b[K${label}: ${done}/${total} capsules`);
+      shown = true;
+    },
+    clear() {
+      if (shown) ctx.io.stderr.write("\r\x1b[K");
+    },
+  };
+}
+
+function write(ctx: CliContext, text: string): Promise<void> {
+  return new Promise((res, rej) => ctx.io.stdout.write(text, (err) => (err ? rej(err) : res())));
+}
+
+function overall(c: Candidate): Tier {
+  return TIER_RANK[c.detector.tier] >= TIER_RANK[c.threat_assessment.tier] ? c.detector.tier : c.threat_assessment.tier;
+}
+
+function families(c: Candidate): string[] {
+  return [...new Set<string>([...c.detector.families, ...c.threat_assessment.families])].sort();
+}
+
+function iocText(c: Candidate): string {
+  const parts = Object.entries(c.ioc_counts)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .map(([k, n]) => `${k}=${n}`);
+  return parts.length > 0 ? parts.join(",") : "none";
+}
+
+/** Age of a candidate from its (hour) created_at: `3d4h`, `5h`, `<1h`. */
+function age(c: Candidate, now: number): string {
+  const hours = Math.floor((now - Date.parse(c.created_at)) / 3_600_000);
+  if (hours < 1) return "<1h";
+  const d = Math.floor(hours / 24);
+  return d > 0 ? `${d}d${hours % 24}h` : `${hours}h`;
+}
+
+function recordSummary(e: LoggedRecord): string {
+  const r = e.record;
+  return `#${r.seq} ${r.decided_at} ${r.decision} by ${r.reviewer.name} (${r.reviewer.fingerprint.slice(0, 8 + SHORT)}…): ${r.note}`;
+}
+
+function recordJson(e: LoggedRecord): Record<string, unknown> {
+  const r = e.record;
+  return {
+    seq: r.seq,
+    decision: r.decision,
+    decided_at: r.decided_at,
+    reviewer: { name: r.reviewer.name, fingerprint: r.reviewer.fingerprint },
+    candidate_sha256: r.candidate_sha256,
+    typology_match_visible: r.typology_match_visible,
+    note: r.note,
+  };
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (c: string[]) => c.map((x, i) => (i === c.length - 1 ? x : x.padEnd(widths[i]))).join("  ");
+  return [line(header), ...rows.map(line)].join("\n") + "\n";
+}
+
+// ---- review list ----------------------------------------------------------------------------------------------
+
+function parseStatus(v: unknown): ReviewStatus | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v === "string" && (REVIEW_STATUSES as readonly string[]).includes(v)) return v as ReviewStatus;
+  throw new CliError(`review list: --status: expected one of ${REVIEW_STATUSES.join(", ")}`);
+}
+
+export const list: CliCommand = {
+  help: `usage: evidence-bridge [--home DIR] [--pack FILE] review list [--status STATE] [--json]
+                      [--include-typology-matches] [--include-clean]
+
+The review queue: every stored capsule's outward candidate with its review status, created_at (hour), age,
+overall tier, families, IOC counts per kind and the number of hypotheses shown; oldest first. Never prints IOC
+values, message hashes, pseudonyms or message text. A candidate whose bytes changed since its last decision is
+HUMAN_REVIEW_REQUIRED again. --status filters (${REVIEW_STATUSES.join(", ")}).
+The view flags select the candidate view for capsules without a decision (decided ones use the decided view).`,
+  async run(args, ctx) {
+    const { flags, positionals } = parseFlags(args, { json: { type: "boolean" }, status: { type: "string" }, ...VIEW_FLAGS });
+    if (positionals.length > 0) throw new CliError(`review list: unexpected argument ${JSON.stringify(positionals[0])}`);
+    const wanted = parseStatus(flags.status);
+    return guarded("review list", async () => {
+      const pack = loadPack(ctx);
+      const config = configFrom(ctx);
+      const log = loadReviewLog(config.home);
+      const store = await openExisting(ctx, "review list");
+      const p = progress(ctx, "review list");
+      let queue;
+      try {
+        queue = store === undefined ? { entries: [], excludedClean: 0, withheld: [] } : reviewQueue(store, pack, log.state, viewFrom(flags), p.tick);
+      } finally {
+        p.clear();
+      }
+      const entries = queue.entries.filter((e) => wanted === undefined || e.status === wanted);
+      const now = Date.now();
+      if (flags.json) {
+        await write(ctx, `${JSON.stringify(entries.map((e) => listJson(e, now)), null, 2)}\n`);
+        return 0;
+      }
+      if (entries.length > 0) {
+        const rows = entries.map((e) => [
+          e.capsule_sha256.slice(0, SHORT),
+          e.candidate.created_at,
+          age(e.candidate, now),
+          overall(e.candidate),
+          families(e.candidate).join(",") || "-",
+          iocText(e.candidate),
+          String(e.candidate.hypotheses.length),
+          e.status + (e.superseded ? " (earlier decision on other bytes)" : ""),
+        ]);
+        await write(ctx, table(["CAPSULE", "CREATED", "AGE", "TIER", "FAMILIES", "IOCS", "HYP", "STATUS"], rows));
+      }
+      const pending = queue.entries.filter((e) => e.status === "HUMAN_REVIEW_REQUIRED" || e.status === "NEEDS_MORE_EVIDENCE").length;
+      await write(
+        ctx,
+        `${queue.entries.length} candidate${queue.entries.length === 1 ? "" : "s"} (${pending} awaiting a decision)` +
+          `${wanted ? `, ${entries.length} ${wanted}` : ""}; ${queue.excludedClean} CLEAN excluded; ${queue.withheld.length} withheld` +
+          `${queue.withheld.length > 0 ? " ('evidence-bridge feed' says why)" : ""}\n`,
+      );
+      return 0;
+    });
+  },
+};
+
+function listJson(e: QueueEntry, now: number): Record<string, unknown> {
+  const c = e.candidate;
+  return {
+    capsule_sha256: e.capsule_sha256,
+    candidate_sha256: e.candidate_sha256,
+    status: e.status,
+    created_at: c.created_at,
+    age_hours: Math.max(0, Math.floor((now - Date.parse(c.created_at)) / 3_600_000)),
+    tiers: { detector: c.detector.tier, threat: c.threat_assessment.tier, overall: overall(c) },
+    families: families(c),
+    ioc_counts: c.ioc_counts,
+    hypotheses: c.hypotheses.length,
+    typology_match_visible: c.feed_policy.typology_match_visible,
+    decision: e.decision ? recordJson(e.decision) : null,
+    superseded: e.superseded ? recordJson(e.superseded) : null,
+  };
+}
+
+// ---- review show ----------------------------------------------------------------------------------------------
+
+/** Why this capsule has a candidate, from outward fields only. */
+function reasons(e: QueueEntry, hiddenTypologyMatches: number): string[] {
+  const c = e.candidate;
+  const out = [
+    `overall tier ${overall(c)} (detector ${c.detector.tier} score ${c.detector.score}; threat ${c.threat_assessment.tier} score ${c.threat_assessment.score})` +
+      (overall(c) === "CLEAN" ? ": CLEAN, shown because of --include-clean or an earlier decision" : ": not CLEAN, so the capsule yields a candidate"),
+    `families: ${families(c).join(", ") || "none"}`,
+    `IOCs: ${iocText(c).replace(/,/g, ", ")} (counts only; the values stay in the sealed store)`,
+    `collection: ${c.collection.surface} / ${c.collection.authorization}`,
+  ];
+  if (c.hypotheses.length === 0) out.push("hypotheses shown: none");
+  for (const h of c.hypotheses) {
+    out.push(`hypothesis ${h.typology_id} (${h.dimension}): ${h.support_level}, ${h.independent_backers} independent backer${h.independent_backers === 1 ? "" : "s"}, support recomputed from the pack rules`);
+  }
+  if (hiddenTypologyMatches > 0) {
+    out.push(`${hiddenTypologyMatches} TYPOLOGY_MATCH hypothes${hiddenTypologyMatches === 1 ? "is is" : "es are"} hidden by the default feed policy (--include-typology-matches reviews them)`);
+  }
+  if (c.hypotheses_withheld !== undefined) out.push(`all hypotheses withheld: ${c.hypotheses_withheld}`);
+  out.push(`origin answer: ${c.origin_answer}`);
+  return out;
+}
+
+export const show: CliCommand = {
+  help: `usage: evidence-bridge [--home DIR] [--pack FILE] review show ID [--json] [--include-typology-matches]
+                      [--include-clean]
+
+Shows one candidate (ID: the capsule id, or a unique prefix of at least 6 hexadecimal digits): its review status,
+its digest, the reasons it exists (tiers, families, IOC counts, hypotheses and their recomputed support), the
+decisions recorded on this capsule, and the candidate itself. Never shows IOC values or message content.`,
+  async run(args, ctx) {
+    const { flags, positionals } = parseFlags(args, { json: { type: "boolean" }, ...VIEW_FLAGS });
+    const given = oneId(positionals, "review show");
+    return guarded("review show", async () => {
+      const pack = loadPack(ctx);
+      const config = configFrom(ctx);
+      const log = loadReviewLog(config.home);
+      const store = await openExisting(ctx, "review show");
+      const id = resolveId(store, given, "review show");
+      const view = viewFrom(flags);
+      const r = queueEntry(store!, pack, log.state, id, view);
+      if (r.status !== "entry") throw new CliError(`review show: capsule ${id} has no outward candidate: ${r.reason}`);
+      const e = r.entry;
+      let hidden = 0;
+      if (!e.candidate.feed_policy.typology_match_visible) {
+        const full = openReviewTarget(store!, pack, id, { includeTypologyMatches: true, includeClean: true }).result;
+        if (full.status === "emitted") hidden = full.candidate.hypotheses.length - e.candidate.hypotheses.length;
+      }
+      const history = log.records.filter((x) => x.record.capsule_sha256 === id);
+      if (flags.json) {
+        const doc = {
+          capsule_sha256: id,
+          candidate_sha256: e.candidate_sha256,
+          status: e.status,
+          typology_match_visible: e.candidate.feed_policy.typology_match_visible,
+          reasons: reasons(e, hidden),
+          decisions: history.map(recordJson),
+          superseded: e.superseded ? recordJson(e.superseded) : null,
+          candidate: e.candidate,
+        };
+        await write(ctx, `${JSON.stringify(doc, null, 2)}\n`);
+        return 0;
+      }
+      const lines = [
+        `capsule    ${id}`,
+        `candidate  sha256:${e.candidate_sha256} (${e.candidate.feed_policy.typology_match_visible ? "with typology matches" : "default view"})`,
+        `status     ${e.status}${e.superseded ? ` (record #${e.superseded.record.seq} decided other bytes of this capsule: the candidate changed since)` : ""}`,
+        "why it is a candidate:",
+        ...reasons(e, hidden).map((x) => `  - ${x}`),
+        history.length === 0 ? "decisions: none" : "decisions:",
+        ...history.map((x) => `  ${recordSummary(x)}`),
+        "candidate:",
+        JSON.stringify(e.candidate, null, 2),
+      ];
+      await write(ctx, `${lines.join("\n")}\n`);
+      return 0;
+    });
+  },
+};
+
+// ---- review approve | reject | defer --------------------------------------------------------------------------
+
+function decisionCommand(verb: ReviewVerb): CliCommand {
+  const decision = VERB_DECISIONS[verb];
+  const command = `review ${verb}`;
+  return {
+    help: `usage: evidence-bridge [--home DIR] [--pack FILE] review ${verb} ID --note TEXT [--reviewer NAME]
+                      [--include-typology-matches] [--include-clean]
+
+Records ${decision} for the current candidate of capsule ID (the capsule id or a unique prefix of at least 6
+hexadecimal digits) in the review log: the candidate's SHA-256, the capsule id, the decision, the note, the
+reviewer's name and key fingerprint, the time (local clock, UTC) and the previous record's digest, signed with
+the reviewer's Ed25519 key (keys/reviewers/NAME.key; create one with 'evidence-bridge keys init --reviewer NAME';
+--reviewer chooses when there are several).
+
+  --note TEXT   required; one line, at most 1000 characters, no control, format or bidi characters. Notes are
+                exported with approvals: a note containing a private value of this capsule (an IOC, a matched
+                term, the message hash …) is refused.
+  --include-typology-matches / --include-clean   the candidate view being decided (as in 'review show')
+
+Approval and rejection are final for the same candidate bytes; NEEDS_MORE_EVIDENCE returns the candidate to the
+queue. A second decision on the same bytes, an unknown id or a log that does not verify is an error (exit 2).`,
+    async run(args, ctx) {
+      const { flags, positionals } = parseFlags(args, { note: { type: "string" }, reviewer: { type: "string" }, ...VIEW_FLAGS });
+      const given = oneId(positionals, command);
+      const note = flags.note;
+      if (typeof note !== "string") throw new CliError(`${command}: --note TEXT is required`);
+      const np = noteProblem(note);
+      if (np !== undefined) throw new CliError(`${command}: --note: ${np}`);
+      return guarded(command, async () => {
+        const pack = loadPack(ctx);
+        const config = configFrom(ctx);
+        const store = await openExisting(ctx, command);
+        const id = resolveId(store, given, command);
+        const view = viewFrom(flags);
+        const target = openReviewTarget(store!, pack, id, view);
+        const r = target.result;
+        if (r.status !== "emitted") throw new CliError(`${command}: capsule ${id} has no outward candidate: ${r.reason}`);
+        const leak = guardOutward(target, { note }, "the note");
+        if (leak !== undefined) throw new CliError(`${command}: --note refused: ${leak}; notes travel with the export, write them without private values`);
+        const reviewer = selectReviewerKey(config.home, flags.reviewer as string | undefined);
+        const entry = appendDecision(
+          config.home,
+          { capsule_sha256: id, candidate_sha256: r.digest, typology_match_visible: view.includeTypologyMatches, decision, note },
+          reviewer,
+        );
+        await write(
+          ctx,
+          `${decision} capsule ${id}\n  candidate sha256:${r.digest}\n  record #${entry.record.seq} by ${reviewer.name} (${reviewer.key.fingerprint}) at ${entry.record.decided_at}\n`,
+        );
+        return 0;
+      });
+    },
+  };
+}
+
+export const approve = decisionCommand("approve");
+export const reject = decisionCommand("reject");
+export const defer = decisionCommand("defer");
+
+// ---- review log -----------------------------------------------------------------------------------------------
+
+function logSummary(v: LogVerification): string {
+  return `review log ${v.path}: ${v.records.length} record${v.records.length === 1 ? "" : "s"}; chain, signatures and transitions verified; head sha256:${v.head}`;
+}
+
+export const log: CliCommand = {
+  help: `usage: evidence-bridge [--home DIR] review log [--verify] [--json]
+
+Prints the review log's records (sequence, time, decision, capsule, candidate digest, reviewer, note). With
+--verify, checks instead: every record's canonical form and shape, the sequence numbers, the hash chain (each
+record names the digest of the previous one), every reviewer signature, every state transition, and the head file
+(which catches records cut from the end). Prints the number of records and the head digest (keep it elsewhere
+to detect a rewritten log later).
+
+Exit status: 0 intact; 1 the log is broken (stderr names the first bad record); 2 usage or read errors.`,
+  async run(args, ctx) {
+    const { flags, positionals } = parseFlags(args, { verify: { type: "boolean" }, json: { type: "boolean" } });
+    if (positionals.length > 0) throw new CliError(`review log: unexpected argument ${JSON.stringify(positionals[0])}`);
+    return guarded("review log", async () => {
+      const v = verifyReviewLog(configFrom(ctx).home);
+      if (flags.json) {
+        const doc = {
+          path: v.path,
+          ok: v.ok,
+          error: v.error ?? null,
+          warnings: v.warnings,
+          records: v.records.length,
+          head_sha256: v.head,
+          ...(flags.verify ? {} : { entries: v.records.map((e) => ({ ...recordJson(e), capsule_sha256: e.record.capsule_sha256, digest: e.digest })) }),
+        };
+        await write(ctx, `${JSON.stringify(doc, null, 2)}\n`);
+        return v.ok ? 0 : 1;
+      }
+      if (!flags.verify) {
+        const rows = v.records.map((e) => [
+          `#${e.record.seq}`,
+          e.record.decided_at,
+          e.record.decision,
+          e.record.capsule_sha256.slice(0, SHORT),
+          e.record.candidate_sha256.slice(0, SHORT),
+          e.record.reviewer.name,
+          e.record.note,
+        ]);
+        if (rows.length > 0) await write(ctx, table(["SEQ", "DECIDED", "DECISION", "CAPSULE", "CANDIDATE", "REVIEWER", "NOTE"], rows));
+        else if (v.ok) await write(ctx, "the review log is empty\n");
+      } else if (v.ok) {
+        await write(ctx, `${logSummary(v)}\n`);
+      }
+      for (const w of v.warnings) ctx.io.stderr.write(`review log: warning: ${w}\n`);
+      if (!v.ok) throw new CliError(`review log: ${v.path} is broken: ${v.error}`, 1);
+      return 0;
+    });
+  },
+};
+
+// ---- review export --------------------------------------------------------------------------------------------
+
+export const exportCmd: CliCommand = {
+  help: `usage: evidence-bridge [--home DIR] [--pack FILE] review export --out FILE
+
+Writes every approved candidate with its signed decision as JSON Lines (one canonical
+{"candidate","decision","schema_version"} object + newline each, in log order) to FILE (mode 0600, created
+atomically; an existing FILE with the same bytes is accepted, with other bytes refused). Before writing, the log
+must verify, and each approved candidate is re-derived from the sealed capsule: a digest that differs from the
+approved one (the data or the pack changed after review), a bad signature or a leak-guard hit refuses the whole
+export, naming each refused capsule. Nothing is sent anywhere; recipients check the file with 'review verify-export'.`,
+  async run(args, ctx) {
+    const { flags, positionals } = parseFlags(args, { out: { type: "string" } });
+    if (positionals.length > 0) throw new CliError(`review export: unexpected argument ${JSON.stringify(positionals[0])}`);
+    if (typeof flags.out !== "string" || flags.out === "") throw new CliError("review export: --out FILE is required");
+    const out = resolve(flags.out);
+    return guarded("review export", async () => {
+      const pack = loadPack(ctx);
+      const config = configFrom(ctx);
+      const log = loadReviewLog(config.home);
+      const store = await openExisting(ctx, "review export");
+      const result = buildExport(store, pack, log);
+      const bytes = Buffer.concat(result.lines.map((l) => Buffer.from(l.buffer, l.byteOffset, l.length)));
+      let created: "created" | "exists";
+      try {
+        created = createFileExclusive(dirname(out), basename(out), bytes);
+      } catch (e) {
+        throw new CliError(`review export: cannot write ${out}: ${(e as Error).message}`);
+      }
+      if (created === "exists") {
+        let existing: Buffer;
+        try {
+          existing = readFileSync(out);
+        } catch (e) {
+          throw new CliError(`review export: ${out} exists and cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+        }
+        if (!existing.equals(bytes)) throw new CliError(`review export: ${out} already exists with different content; refusing to overwrite it`);
+      }
+      const lines = result.exported.map((x) => `  ${x.capsule_sha256} candidate ${x.candidate_sha256.slice(0, SHORT)} approved in record #${x.seq} by ${x.reviewer}`);
+      await write(ctx, [`exported ${result.exported.length} approved candidate${result.exported.length === 1 ? "" : "s"} to ${out}`, ...lines].join("\n") + "\n");
+      return 0;
+    });
+  },
+};
+
+// ---- review verify-export -------------------------------------------------------------------------------------
+
+export const verifyExport: CliCommand = {
+  help: `usage: evidence-bridge review verify-export FILE [--trust FINGERPRINT,...] [--json]
+
+Checks an export written by 'review export' with the public keys it names: per line, the decision record's shape,
+that its fingerprint belongs to its public key and its Ed25519 signature verifies, that it approves exactly the
+candidate on the line (SHA-256 of the candidate's canonical bytes), and the candidate's public-record shape.
+--trust accepts only signatures by the listed key fingerprints (ed25519:<64 hex>, as 'keys init --reviewer'
+prints them). Needs no store, pack or keys.
+
+Exit status: 0 every line verifies; 1 some line does not (each is named); 2 usage or read errors.`,
+  async run(args, ctx) {
+    const { flags, positionals } = parseFlags(args, { trust: { type: "string" }, json: { type: "boolean" } });
+    if (positionals.length !== 1) throw new CliError("review verify-export: expected exactly one FILE");
+    return guarded("review verify-export", async () => {
+      const trust = typeof flags.trust === "string" ? parseTrustList(flags.trust) : undefined;
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(positionals[0]);
+      } catch (e) {
+        throw new CliError(`review verify-export: cannot read ${positionals[0]}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+      if (bytes.length > EXPORT_MAX_BYTES) throw new CliError(`review verify-export: ${positionals[0]} exceeds ${EXPORT_MAX_BYTES} bytes`);
+      const report = verifyExportBytes(bytes, { trust });
+      if (flags.json) {
+        await write(ctx, `${JSON.stringify(report, null, 2)}\n`);
+        return report.ok ? 0 : 1;
+      }
+      const lines = report.lines.map((l) =>
+        l.ok
+          ? `line ${l.line}: ok: capsule ${l.capsule_sha256} candidate ${l.candidate_sha256!.slice(0, SHORT)} approved by ${l.reviewer!.name} (${l.reviewer!.fingerprint}) at ${l.decided_at}`
+          : `line ${l.line}: FAILED: ${l.problem}`,
+      );
+      const keys = report.keys.map(
+        (k) => `key ${k.fingerprint} (${k.names.join(", ")}): ${k.trusted === null ? "not checked against a trust list: compare the fingerprint out of band" : k.trusted ? "trusted" : "NOT trusted"}`,
+      );
+      const ok = report.lines.filter((l) => l.ok).length;
+      const summary = `${positionals[0]}: ${ok} of ${report.lines.length} approved candidate${report.lines.length === 1 ? "" : "s"} verified${report.ok ? "" : "; the export does not verify"}`;
+      await write(ctx, [...lines, ...keys, summary].join("\n") + "\n");
+      return report.ok ? 0 : 1;
+    });
+  },
+};

@@ -1,0 +1,51 @@
+/** Public API of the review log, queue and export. */
+export { allowedDecisions, DECISIONS, isDecision, REVIEW_STATUSES, VERB_DECISIONS, type Decision, type ReviewStatus, type ReviewVerb } from "./decisions.js";
+export { ReviewError, type ReviewErrorCode } from "./errors.js";
+export { buildExport, REVIEW_EXPORT_SCHEMA, type ExportLine, type ExportOutcome, type ExportRefusal } from "./export-lines.js";
+export { checkChain, type ChainCheck, type ChainProblem } from "./chain.js";
+export { checkHead, readHead, REVIEW_HEAD_SCHEMA, writeHead, type HeadCheck, type LogHead } from "./head.js";
+export { reviewLayout, type ReviewLayout } from "./layout.js";
+export { LOCK_STALE_MS, LOCK_TIMEOUT_MS, withFileLock, type LockOptions } from "./lock.js";
+export {
+  appendDecision,
+  loadReviewLog,
+  LOG_MAX_BYTES,
+  readLogBytes,
+  verifyReviewLog,
+  type AppendOptions,
+  type DecisionDraft,
+  type LogVerification,
+  type Reviewer,
+} from "./log.js";
+export { queueEntry, reviewQueue, type EntryResult, type QueueEntry, type QueueOutcome } from "./queue.js";
+export {
+  decisionTime,
+  GENESIS_PREV,
+  isDecisionTime,
+  RecordShapeError,
+  recordBytes,
+  recordDigest,
+  recordFromBytes,
+  recordFromJson,
+  REVIEW_RECORD_SCHEMA,
+  signatureProblem,
+  SIGNING_DOMAIN,
+  signRecord,
+  type ReviewerIdentity,
+  type ReviewRecord,
+  type UnsignedRecord,
+} from "./record.js";
+export { guardOutward, openReviewTarget, privateValuesOf, type ReviewTarget } from "./review-target.js";
+export {
+  createReviewerKey,
+  loadReviewerKey,
+  REVIEWER_KEY_TYPE,
+  reviewerKeysDir,
+  reviewerNames,
+  selectReviewerKey,
+  type ReviewerKeyFile,
+} from "./reviewer-key.js";
+export { ReviewState, type LoggedRecord } from "./state.js";
+export { capsuleReviewStatus } from "./status.js";
+export { NOTE_MAX_CHARS, noteProblem, REVIEWER_NAME, reviewerNameProblem } from "./text-rules.js";
+export { parseTrustList, verifyExportBytes, type ExportKey, type ExportLineReport, type ExportReport } from "./verify-export.js";

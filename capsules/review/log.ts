@@ -1,0 +1,187 @@
+/**
+ * The review log on disk (product.md §8): append-only, hash-chained, every record signed by its reviewer.
+ *
+ * Appending takes the lock file (lock.ts), re-reads and fully verifies the log (chain, signatures, transitions,
+ * head), checks the new decision's transition against the state folded from the log, signs the record, appends
+ * it with one write to a file opened `O_APPEND` (then fsync), and rewrites the head file. Two reviewers appending
+ * at once are serialised by the lock: neither can fork the chain or decide twice on the same bytes.
+ * A log that does not verify is never appended to.
+ */
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from "node:fs";
+import { prepareDataDir } from "../../src/crypto/data-dir.js";
+import { ensurePrivateDir, fsyncDir } from "../../src/crypto/safe-write.js";
+import { bytesToHex, sha256Hex } from "../../src/hash.js";
+import type { SigningKey } from "../../src/crypto/sign.js";
+import { checkChain, type ChainCheck } from "./chain.js";
+import type { Decision } from "./decisions.js";
+import { ReviewError } from "./errors.js";
+import { checkHead, readHead, writeHead } from "./head.js";
+import { reviewLayout, type ReviewLayout } from "./layout.js";
+import { withFileLock, type LockOptions } from "./lock.js";
+import { decisionTime, recordBytes, REVIEW_RECORD_SCHEMA, signRecord, type UnsignedRecord } from "./record.js";
+import type { LoggedRecord } from "./state.js";
+import { noteProblem, reviewerNameProblem } from "./text-rules.js";
+
+/** Largest log read (about 300,000 records). */
+export const LOG_MAX_BYTES = 256 * 1024 * 1024;
+
+export interface LogVerification extends ChainCheck {
+  path: string;
+  /** True when the chain, every signature, every transition and the head file check out. */
+  ok: boolean;
+  /** The first failure, one line naming the record (or the head file). */
+  error?: string;
+  warnings: string[];
+}
+
+function errno(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException).code;
+}
+
+/** The log's bytes (empty when there is no log yet). */
+export function readLogBytes(layout: ReviewLayout): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(layout.log, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (e) {
+    if (errno(e) === "ENOENT") return new Uint8Array(0);
+    throw new ReviewError("io", `cannot read the review log ${layout.log}: ${errno(e) ?? (e as Error).message}`);
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > LOG_MAX_BYTES) throw new ReviewError("io", `the review log ${layout.log} exceeds ${LOG_MAX_BYTES} bytes`);
+    const buf = new Uint8Array(size);
+    let off = 0;
+    while (off < size) {
+      const n = readSync(fd, buf, off, size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return buf.subarray(0, off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Verifies the log under `home`: chain, signatures, transitions and the head file. Never throws for bad content. */
+export function verifyReviewLog(home: string): LogVerification {
+  const layout = reviewLayout(home);
+  const chain = checkChain(readLogBytes(layout));
+  if (chain.problem !== undefined) return { ...chain, path: layout.log, ok: false, error: chain.problem.message, warnings: [] };
+  const head = checkHead(readHead(layout.head), chain.records);
+  if (head.problem !== undefined) return { ...chain, path: layout.log, ok: false, error: head.problem, warnings: head.warnings };
+  return { ...chain, path: layout.log, ok: true, warnings: head.warnings };
+}
+
+/** The verified log; a {@link ReviewError} `broken-log` naming the first bad record otherwise. */
+export function loadReviewLog(home: string): LogVerification {
+  const v = verifyReviewLog(home);
+  if (!v.ok) {
+    throw new ReviewError("broken-log", `the review log ${v.path} does not verify: ${v.error}; run 'evidence-bridge review log --verify'`);
+  }
+  return v;
+}
+
+export interface DecisionDraft {
+  capsule_sha256: string;
+  candidate_sha256: string;
+  typology_match_visible: boolean;
+  decision: Decision;
+  note: string;
+}
+
+export interface Reviewer {
+  name: string;
+  key: SigningKey;
+}
+
+export interface AppendOptions {
+  /** The clock (tests fix it); default the local clock. */
+  now?: () => Date;
+  lock?: LockOptions;
+}
+
+/**
+ * Appends one signed decision. Throws {@link ReviewError}: `invalid-note`, `double-decision` (the transition is not
+ * allowed for this digest), `broken-log`, `busy` (lock timeout) or `io`.
+ */
+export function appendDecision(home: string, draft: DecisionDraft, reviewer: Reviewer, opts: AppendOptions = {}): LoggedRecord {
+  const np = noteProblem(draft.note);
+  if (np !== undefined) throw new ReviewError("invalid-note", `--note: ${np}`);
+  const nameProblem = reviewerNameProblem(reviewer.name);
+  if (nameProblem !== undefined) throw new ReviewError("invalid-name", `reviewer name: ${nameProblem}`);
+  const layout = reviewLayout(home);
+  try {
+    prepareDataDir(home);
+    ensurePrivateDir(layout.dir);
+  } catch (e) {
+    throw new ReviewError("io", `cannot prepare ${layout.dir}: ${(e as Error).message}`);
+  }
+  return withFileLock(
+    layout.lock,
+    () => {
+      const log = loadReviewLog(home);
+      const problem = log.state.transitionProblem(draft.capsule_sha256, draft.candidate_sha256, draft.decision);
+      if (problem !== undefined) throw new ReviewError("double-decision", problem);
+      const seq = log.records.length + 1;
+      const unsigned: UnsignedRecord = {
+        schema_version: REVIEW_RECORD_SCHEMA,
+        seq,
+        prev_sha256: log.head,
+        capsule_sha256: draft.capsule_sha256,
+        candidate_sha256: draft.candidate_sha256,
+        typology_match_visible: draft.typology_match_visible,
+        decision: draft.decision,
+        note: draft.note,
+        reviewer: { name: reviewer.name, fingerprint: reviewer.key.fingerprint, public_key: bytesToHex(reviewer.key.publicKey) },
+        decided_at: decisionTime((opts.now ?? (() => new Date()))()),
+      };
+      const record = signRecord(unsigned, reviewer.key);
+      const body = recordBytes(record);
+      const line = new Uint8Array(body.length + 1);
+      line.set(body);
+      line[body.length] = 0x0a;
+      appendLine(layout, line);
+      const entry: LoggedRecord = { record, digest: sha256Hex(body), line: seq };
+      try {
+        writeHead(layout.dir, { records: seq, head_sha256: entry.digest });
+      } catch (e) {
+        throw new ReviewError("io", `record #${seq} was appended but the head file could not be updated: ${(e as Error).message}`);
+      }
+      return entry;
+    },
+    opts.lock,
+  );
+}
+
+function appendLine(layout: ReviewLayout, line: Uint8Array): void {
+  let fd: number;
+  let created = false;
+  try {
+    try {
+      fd = openSync(layout.log, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
+    } catch (e) {
+      if (errno(e) !== "ENOENT") throw e;
+      fd = openSync(layout.log, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      created = true;
+    }
+  } catch (e) {
+    throw new ReviewError("io", `cannot open the review log ${layout.log}: ${errno(e) ?? (e as Error).message}`);
+  }
+  try {
+    const n = writeOnce(fd, line);
+    if (n !== line.length) throw new ReviewError("io", `short write to the review log ${layout.log} (${n} of ${line.length} bytes)`);
+    fsyncSync(fd);
+  } catch (e) {
+    if (e instanceof ReviewError) throw e;
+    throw new ReviewError("io", `cannot append to the review log ${layout.log}: ${errno(e) ?? (e as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+  if (created) fsyncDir(layout.dir);
+}
+
+/** One write call: the whole record lands in the file at once or the append reports failure. */
+function writeOnce(fd: number, bytes: Uint8Array): number {
+  return writeSync(fd, bytes, 0, bytes.length);
+}

@@ -1,0 +1,191 @@
+/**
+ * `review verify-export`: what a recipient of an export can check without our store, pack or keys. For each line:
+ * strict JSON in canonical form with exactly `schema_version`, `candidate` and `decision`; the decision is a valid
+ * v1 record approving a candidate; its fingerprint belongs to the public key it names and its signature verifies;
+ * SHA-256 of the candidate's canonical bytes is the approved digest; the candidate names the same capsule and view,
+ * has the public-record shape, says `HUMAN_REVIEW_REQUIRED` and `automatic_publication: false`, and carries no
+ * control, format or bidi character. With a trust list, the signing key's fingerprint must be on it.
+ *
+ * Limits: the signature proves which key approved which bytes, not who held the key; without a trust list any key
+ * is accepted (the report lists the keys so the recipient can compare fingerprints out of band); records in an
+ * export are a subset of the log, so the chain between them cannot be checked here.
+ */
+import { canonicalBytes } from "../../src/json/canonical.js";
+import { parseStrictJson } from "../../src/json/parse.js";
+import { sha256Hex } from "../../src/hash.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import { firstControlOrFormat } from "../assessment/text-rules.js";
+import { PUBLIC_RECORD_SCHEMA, REVIEW_REQUIRED } from "../candidates/types.js";
+import { ReviewError } from "./errors.js";
+import { REVIEW_EXPORT_SCHEMA } from "./export-lines.js";
+import { RecordShapeError, recordFromJson, signatureProblem, type ReviewerIdentity } from "./record.js";
+
+export interface ExportLineReport {
+  line: number;
+  ok: boolean;
+  capsule_sha256?: string;
+  candidate_sha256?: string;
+  reviewer?: ReviewerIdentity;
+  decided_at?: string;
+  /** The first problem of this line. */
+  problem?: string;
+}
+
+export interface ExportKey {
+  fingerprint: string;
+  names: string[];
+  /** Whether the trust list holds this key (null without a trust list). */
+  trusted: boolean | null;
+}
+
+export interface ExportReport {
+  ok: boolean;
+  lines: ExportLineReport[];
+  /** Every key that signed a line that is otherwise valid. */
+  keys: ExportKey[];
+}
+
+const FINGERPRINT = /^ed25519:[0-9a-f]{64}$/;
+const HEX64 = /^[0-9a-f]{64}$/;
+const HOUR = /^\d{4}-\d{2}-\d{2}T\d{2}:00:00Z$/;
+const LINE_MEMBERS = ["candidate", "decision", "schema_version"];
+const CANDIDATE_REQUIRED = [
+  "assessment_id",
+  "capsule_sha256",
+  "collection",
+  "created_at",
+  "detector",
+  "feed_policy",
+  "hypotheses",
+  "ioc_counts",
+  "limitations",
+  "origin_answer",
+  "review_status",
+  "schema_version",
+  "threat_assessment",
+];
+const CANDIDATE_OPTIONAL = ["hypotheses_withheld"];
+
+/** Parses `--trust ed25519:…,ed25519:…`; throws {@link ReviewError} naming a malformed entry's position. */
+export function parseTrustList(text: string): Set<string> {
+  const out = new Set<string>();
+  text.split(",").forEach((raw, i) => {
+    const fp = raw.trim();
+    if (!FINGERPRINT.test(fp)) throw new ReviewError("reviewer-key", `--trust: entry ${i + 1} is not a fingerprint (ed25519: and 64 lowercase hexadecimal digits)`);
+    out.add(fp);
+  });
+  return out;
+}
+
+function firstBadString(v: JsonValue, path: string): string | undefined {
+  if (typeof v === "string") {
+    const c = firstControlOrFormat(v);
+    return c === undefined ? undefined : `${path} contains ${c}`;
+  }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const r = firstBadString(v[i], `${path}[${i}]`);
+      if (r) return r;
+    }
+  } else if (isJsonObject(v)) {
+    for (const [k, x] of v) {
+      const r = firstControlOrFormat(k) !== undefined ? `a member name in ${path} contains a control or format character` : firstBadString(x, `${path}.${k}`);
+      if (r) return r;
+    }
+  }
+  return undefined;
+}
+
+function candidateProblem(c: JsonValue, visible: boolean, capsule: string): string | undefined {
+  if (!isJsonObject(c)) return "candidate: expected an object";
+  for (const k of c.keys()) if (!CANDIDATE_REQUIRED.includes(k) && !CANDIDATE_OPTIONAL.includes(k)) return "candidate: unknown member (candidates are closed objects)";
+  for (const k of CANDIDATE_REQUIRED) if (!c.has(k)) return `candidate.${k}: missing member`;
+  if (c.get("schema_version") !== PUBLIC_RECORD_SCHEMA) return `candidate.schema_version: expected "${PUBLIC_RECORD_SCHEMA}"`;
+  if (c.get("review_status") !== REVIEW_REQUIRED) return `candidate.review_status: expected "${REVIEW_REQUIRED}"`;
+  const id = c.get("capsule_sha256");
+  if (typeof id !== "string" || !HEX64.test(id)) return "candidate.capsule_sha256: expected 64 lowercase hexadecimal digits";
+  if (id !== capsule) return "candidate.capsule_sha256: differs from decision.capsule_sha256";
+  const created = c.get("created_at");
+  if (typeof created !== "string" || !HOUR.test(created)) return "candidate.created_at: expected a UTC hour, YYYY-MM-DDTHH:00:00Z";
+  const policy = c.get("feed_policy");
+  if (!isJsonObject(policy) || policy.size !== 2 || policy.get("automatic_publication") !== false || typeof policy.get("typology_match_visible") !== "boolean") {
+    return "candidate.feed_policy: expected {automatic_publication: false, typology_match_visible: true|false}";
+  }
+  if (policy.get("typology_match_visible") !== visible) return "candidate.feed_policy.typology_match_visible: differs from decision.typology_match_visible";
+  return firstBadString(c, "candidate");
+}
+
+function checkLine(raw: Uint8Array, line: number): ExportLineReport {
+  const report: ExportLineReport = { line, ok: false };
+  const fail = (problem: string): ExportLineReport => ({ ...report, problem });
+  if (raw.length === 0) return fail("empty line");
+  let value: JsonValue;
+  try {
+    value = parseStrictJson(raw, { rootPath: "line" });
+  } catch (e) {
+    return fail(`not strict JSON (${(e as { rule?: string }).rule ?? "syntax"})`);
+  }
+  if (!isJsonObject(value)) return fail("expected a JSON object");
+  const keys = [...value.keys()].sort();
+  if (keys.length !== LINE_MEMBERS.length || keys.some((k, i) => k !== LINE_MEMBERS[i])) return fail("expected exactly candidate, decision and schema_version");
+  if (value.get("schema_version") !== REVIEW_EXPORT_SCHEMA) return fail(`schema_version: expected "${REVIEW_EXPORT_SCHEMA}"`);
+  if (!Buffer.from(canonicalBytes(value, "line")).equals(Buffer.from(raw))) return fail("not in canonical form (the line was edited or re-serialised)");
+  let record;
+  try {
+    record = recordFromJson(value.get("decision")!, "decision");
+  } catch (e) {
+    if (e instanceof RecordShapeError) return fail(e.message);
+    throw e;
+  }
+  report.capsule_sha256 = record.capsule_sha256;
+  report.candidate_sha256 = record.candidate_sha256;
+  report.reviewer = record.reviewer;
+  report.decided_at = record.decided_at;
+  if (record.decision !== "APPROVED_FOR_RELEASE") return fail(`decision.decision is ${record.decision}; an export holds approvals only`);
+  const sig = signatureProblem(record);
+  if (sig !== undefined) return fail(`decision: ${sig}`);
+  const candidate = value.get("candidate") as JsonObject;
+  const shape = candidateProblem(candidate, record.typology_match_visible, record.capsule_sha256);
+  if (shape !== undefined) return fail(shape);
+  if (sha256Hex(canonicalBytes(candidate, "candidate")) !== record.candidate_sha256) {
+    return fail("the candidate's SHA-256 differs from decision.candidate_sha256: the candidate is not the approved bytes");
+  }
+  return { ...report, ok: true };
+}
+
+/** Checks an export file's bytes. Never throws for bad content. */
+export function verifyExportBytes(bytes: Uint8Array, opts: { trust?: ReadonlySet<string> } = {}): ExportReport {
+  const lines: ExportLineReport[] = [];
+  const seen = new Map<string, number>();
+  let start = 0;
+  for (let n = 1; start < bytes.length; n++) {
+    const end = bytes.indexOf(0x0a, start);
+    if (end === -1) {
+      lines.push({ line: n, ok: false, problem: "incomplete last line (no final newline): the file was cut" });
+      break;
+    }
+    const r = checkLine(bytes.subarray(start, end), n);
+    start = end + 1;
+    if (r.ok && r.candidate_sha256 !== undefined) {
+      const first = seen.get(r.candidate_sha256);
+      if (first !== undefined) {
+        lines.push({ ...r, ok: false, problem: `the same approved candidate as line ${first}` });
+        continue;
+      }
+      seen.set(r.candidate_sha256, n);
+    }
+    if (r.ok && opts.trust !== undefined && !opts.trust.has(r.reviewer!.fingerprint)) {
+      lines.push({ ...r, ok: false, problem: `signed by ${r.reviewer!.fingerprint}, which is not in the trust list` });
+      continue;
+    }
+    lines.push(r);
+  }
+  const keys = new Map<string, ExportKey>();
+  for (const l of lines) {
+    if (l.reviewer === undefined || (!l.ok && !l.problem?.includes("trust list"))) continue;
+    const k = keys.get(l.reviewer.fingerprint) ?? { fingerprint: l.reviewer.fingerprint, names: [], trusted: opts.trust === undefined ? null : opts.trust.has(l.reviewer.fingerprint) };
+    if (!k.names.includes(l.reviewer.name)) k.names.push(l.reviewer.name);
+    keys.set(k.fingerprint, k);
+  }
+  return { ok: lines.every((l) => l.ok), lines, keys: [...keys.values()] };
+}
