@@ -34,12 +34,12 @@ class Sink extends Writable {
   }
 }
 
-async function run(args: string[], opts: { env?: NodeJS.ProcessEnv; tty?: boolean } = {}) {
+async function run(args: string[], opts: { env?: NodeJS.ProcessEnv; tty?: boolean; stdin?: Buffer } = {}) {
   const stdout = new Sink();
   const stderr = new Sink(opts.tty ?? false);
   let code: number;
   try {
-    code = await main(args, { stdin: Readable.from([]), stdout, stderr, env: opts.env ?? {} });
+    code = await main(args, { stdin: Readable.from(opts.stdin ? [opts.stdin] : []), stdout, stderr, env: opts.env ?? {} });
   } catch (e) {
     stderr.write(`evidence-bridge: ${oneLine((e as Error).message)}\n`);
     code = (e as { exitCode?: number }).exitCode ?? 2;
@@ -267,5 +267,32 @@ describeShared("example capsules", () => {
       expect(Buffer.from(store.getCapsule(id)).equals(readFileSync(f))).toBe(true);
       expect(store.receipt(id).status).toBe("valid");
     }
+  });
+});
+
+describeShared("canaries through capsule build --retain-message", () => {
+  test("the example's IOC values, message text, message hash and pseudonym appear nowhere under the data directory", async () => {
+    const home = tmp("build");
+    const dir = "data/bridge-examples/valid";
+    const name = "03-usdt-inr-kitchen-sink-iocs";
+    const assessmentBytes = readFileSync(sharedPath(dir, `${name}.json`));
+    const assessment = JSON.parse(assessmentBytes.toString("utf8"));
+    const pack = sharedPath("data/intelligence-pack/intelligence-pack-v1.json");
+    const r = await run(
+      ["--home", home, "--pack", pack, "capsule", "build", "--message-file", sharedPath(dir, `${name}.txt`), "--retain-message"],
+      { stdin: assessmentBytes },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const id = JSON.parse(r.stdout).content_sha256 as string;
+    const store = await openOrCreateStore({ home, passphrase: undefined });
+    expect(Buffer.from(store.getCapsule(id)).toString("utf8")).toBe(r.stdout);
+    expect(Buffer.from(store.getMessage(assessment.message_sha256)).equals(readFileSync(sharedPath(dir, `${name}.txt`)))).toBe(true);
+    const iocs = Object.values(assessment.detector.iocs as Record<string, string[]>).flat();
+    expect(iocs.length).toBeGreaterThan(5);
+    const messageLines = readFileSync(sharedPath(dir, `${name}.txt`), "utf8").split("\n").filter((l) => l.trim().length > 12);
+    const needles = [...iocs, ...messageLines, assessment.message_sha256, assessment.collection.source_pseudonym, ...PLAINTEXT_MARKERS.slice(0, 2)].filter((n) => n.length > 0);
+    expect(filesContaining(home, needles)).toEqual([]);
+    const list = await run(["--home", home, "capsule", "list", "--json"]);
+    for (const n of needles.slice(0, -2)) expect(list.stdout).not.toContain(n);
   });
 });
