@@ -13,6 +13,7 @@ import { verifyCapsule } from "../../../capsules/capsule/verify.js";
 import { importCandidates, readImportCandidate, type ImportCandidate } from "../../../capsules/store/import-capsules.js";
 import { StoreError } from "../../../capsules/store/errors.js";
 import type { CapsuleRow } from "../../../capsules/store/rows.js";
+import { capsuleReviewStatus } from "../../../capsules/review/status.js";
 import { openOrCreateStore, openStore, type SealedStore } from "../../../capsules/store/store.js";
 import { intFlag, parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
@@ -48,7 +49,8 @@ export const list: CliCommand = {
   help: `usage: evidence-bridge capsule list [--json] [--limit N]
 
 Lists the stored capsules, newest first, as minimized rows: id, created_at, tiers (detector, threat, overall),
-families, IOC counts per kind and review status. Never prints IOC values, message hashes, pseudonyms or text.
+families, IOC counts per kind and review status (the latest decision in the verified review log, else
+HUMAN_REVIEW_REQUIRED). Never prints IOC values, message hashes, pseudonyms or text.
 --json prints a JSON array of the rows.`,
   async run(args, ctx) {
     const { flags, positionals } = parseFlags(args, { json: { type: "boolean" }, limit: { type: "string" } });
@@ -56,7 +58,8 @@ families, IOC counts per kind and review status. Never prints IOC values, messag
     const limit = intFlag("limit", flags.limit as string | undefined, Number.MAX_SAFE_INTEGER);
     let rows: CapsuleRow[];
     try {
-      rows = (await openExisting(ctx)).rows();
+      const store = await openExisting(ctx);
+      rows = store.rows({ reviewStatus: capsuleReviewStatus(store.home) });
     } catch (e) {
       if (!(e instanceof StoreError && e.code === "no-store")) throw e;
       rows = [];

@@ -7,6 +7,8 @@ import { afterAll, describe, expect, test } from "vitest";
 import { main, oneLine } from "../../../bridge/cli/main.js";
 import { openOrCreateStore } from "../../../capsules/store/store.js";
 import { keyLayout } from "../../../src/crypto/keys.js";
+import { generateSigningSeed, signingKeyFromSeed } from "../../../src/crypto/sign.js";
+import { appendDecision } from "../../../capsules/review/log.js";
 import { describeShared, sharedPath } from "../../helpers/shared.js";
 import { CANARY, filesContaining, PLAINTEXT_MARKERS, snapshot, syntheticCapsule } from "../../capsules/store/synthetic.js";
 
@@ -139,6 +141,22 @@ describe("capsule list", () => {
     expect((await run(["--home", w.home, "capsule", "list", "--limit", "0"])).stderr).toBe(
       'evidence-bridge: --limit: expected an integer >= 1, got "0"\n',
     );
+  });
+
+  test("review status comes from the review log's latest decision for the capsule", async () => {
+    const w = workspace("review", 2);
+    await run(["--home", w.home, "capsule", "import", ...w.files]);
+    const reviewer = { name: "test-reviewer", key: signingKeyFromSeed(generateSigningSeed()) };
+    appendDecision(
+      w.home,
+      { capsule_sha256: w.caps[0].id, candidate_sha256: "c".repeat(64), typology_match_visible: false, decision: "REJECTED", note: "not a scam" },
+      reviewer,
+    );
+    const rows = JSON.parse((await run(["--home", w.home, "capsule", "list", "--json"])).stdout) as { id: string; review_status: string }[];
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.review_status]))).toEqual({
+      [w.caps[0].id]: "REJECTED",
+      [w.caps[1].id]: "HUMAN_REVIEW_REQUIRED",
+    });
   });
 
   test("key problems and mode mix-ups are errors, not an empty list", async () => {
