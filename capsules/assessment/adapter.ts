@@ -5,7 +5,6 @@
  */
 import { canonicalText } from "../../src/json/canonical.js";
 import { sha256Hex } from "../../src/hash.js";
-import { parseStrictJson } from "../../src/json/parse.js";
 import { buildCapsule, CapsuleBuildError, type Capsule } from "../capsule/build.js";
 import { verifyCapsule } from "../capsule/verify.js";
 import { AssessmentError } from "./errors.js";
@@ -177,8 +176,9 @@ export interface BuiltCapsule {
 }
 
 /**
- * Builds and self-verifies the capsule (C1). The emitted bytes are re-loaded strictly and verified, so what is
- * printed is exactly what verified. Throws {@link AssessmentError} (rule `capsule`) otherwise.
+ * Builds and self-verifies the capsule (C1): `buildCapsule` validates the content and computes its hash (it also
+ * checks that the envelope loads back within the nesting limit), then the full verifier runs on the envelope,
+ * artifact bytes and derivations included. Throws {@link AssessmentError} (rule `capsule`) on any failure.
  */
 export function buildAssessmentCapsule(bytes: Uint8Array, a: Assessment, producer: Producer): BuiltCapsule {
   let capsule: Capsule;
@@ -188,8 +188,8 @@ export function buildAssessmentCapsule(bytes: Uint8Array, a: Assessment, produce
     if (e instanceof CapsuleBuildError) throw new AssessmentError(`adapter produced an invalid capsule: ${e.message}`, undefined, "capsule");
     throw e;
   }
-  const text = `${canonicalText({ attestations: capsule.attestations, content: capsule.content, content_sha256: capsule.content_sha256 }, "capsule")}\n`;
-  const report = verifyCapsule(parseStrictJson(text));
+  const report = verifyCapsule(capsule);
   if (!report.ok) throw new AssessmentError(`adapter produced an invalid capsule: ${report.errors.join("; ")}`, undefined, "capsule");
+  const text = `${canonicalText({ attestations: capsule.attestations, content: capsule.content, content_sha256: capsule.content_sha256 }, "capsule")}\n`;
   return { capsule, text };
 }
