@@ -55,5 +55,6 @@ export function guardOutward(target: ReviewTarget, value: unknown, what: string)
   const secrets = target.secrets();
   if (secrets === undefined) return `leak guard: the capsule's assessment cannot be read, so ${what} cannot be checked`;
   const verdict = guardCandidate(value, secrets);
-  return verdict.ok ? undefined : verdict.reason.replace(/\bcandidate\b/g, what);
+  // The guard names paths from the root `candidate`; name the root after what was checked instead.
+  return verdict.ok ? undefined : verdict.reason.replace(/(in |of )candidate(?=[.[;]|$)/g, `$1${what}`);
 }

@@ -372,7 +372,7 @@ queue. A second decision on the same bytes, an unknown id or a log that does not
         const target = openReviewTarget(store!, pack, id, view);
         const r = target.result;
         if (r.status !== "emitted") throw new CliError(`${command}: capsule ${id} has no outward candidate: ${r.reason}`);
-        const leak = guardOutward(target, { note }, "the note");
+        const leak = guardOutward(target, note, "the note");
         if (leak !== undefined) throw new CliError(`${command}: --note refused: ${leak}; notes travel with the export, write them without private values`);
         const reviewer = selectReviewerKey(config.home, flags.reviewer as string | undefined);
         const entry = appendDecision(
