@@ -1,0 +1,57 @@
+/**
+ * `match_typologies` and `check_regional_index` (product.md §6): local analysis that stores nothing. The
+ * typology match echoes only fragments of the caller's own text (term hits), never anything from the store.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { PackError } from "../../src/pack/errors.js";
+import { assessProvenance } from "../../src/pack/provenance.js";
+import { validateRegionalIndex } from "../../src/regional/validate.js";
+import type { CallInfo, PrivateContext } from "./private-context.js";
+import { MAX_LINE_BYTES } from "./stdio-transport.js";
+import { DocumentError, documentBytes, errorResult, structuredResult } from "./tool-results.js";
+
+/** Largest message `match_typologies` takes (as `pack match`). */
+export const MATCH_TEXT_MAX_BYTES = 1_048_576;
+
+export interface MatchArgs {
+  text: string;
+  signals?: string[];
+}
+
+export async function matchTypologies(args: MatchArgs, _call: CallInfo, ctx: PrivateContext): Promise<CallToolResult> {
+  const size = Buffer.byteLength(args.text, "utf8");
+  if (size > MATCH_TEXT_MAX_BYTES) return errorResult("rejected", `text: ${size} bytes exceed the ${MATCH_TEXT_MAX_BYTES}-byte (1 MiB) limit`, { rule: "size" });
+  let pack;
+  try {
+    pack = (await ctx.state.loadPack()).pack;
+  } catch (e) {
+    if (e instanceof PackError) return errorResult("unavailable", `intelligence pack: ${e.message}`, { rule: e.rule });
+    throw e;
+  }
+  try {
+    const result = assessProvenance(pack, { text: args.text, signals: args.signals ?? [] });
+    return structuredResult({ pack_sha256: pack.sha256, ...result });
+  } catch (e) {
+    if (e instanceof PackError) return errorResult("rejected", e.message, { rule: e.rule });
+    throw e;
+  }
+}
+
+export interface RegionalArgs {
+  index: string | Record<string, unknown>;
+}
+
+export async function checkRegionalIndex(args: RegionalArgs, call: CallInfo, ctx: PrivateContext): Promise<CallToolResult> {
+  let bytes: Uint8Array;
+  try {
+    bytes = documentBytes("index", args.index, ctx.wire.rawArgument(call.requestId, "index"));
+  } catch (e) {
+    if (e instanceof DocumentError) return errorResult("invalid", e.message);
+    throw e;
+  }
+  const report = validateRegionalIndex(bytes, { maxBytes: MAX_LINE_BYTES });
+  if (report.conforms) return structuredResult(report);
+  const out = structuredResult(report, true);
+  out.content = [{ type: "text", text: `the index does not conform: ${report.error_count} error(s), first: ${report.errors[0]?.message ?? "none"}` }, ...out.content];
+  return out;
+}

@@ -1,0 +1,94 @@
+/**
+ * The seven public tools of the hosted tool server, proxied (product.md §9). They are registered from the pinned
+ * schemas, so they exist even when the upstream is unreachable or not configured; every call is checked against
+ * the pin (pinned-zod.ts), passes the egress guard, and goes upstream as the client's exact argument text.
+ *
+ * Outcomes: an upstream result is written to the client byte for byte (wire-table.ts), with the bridge's own
+ * facts under `_meta["evidence-bridge/proxy"]`; an upstream JSON-RPC error stays a JSON-RPC error, verbatim;
+ * failures are the calm `unavailable` result; refusals are isError results; a cancelled call writes nothing.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { HostedClient } from "../upstream/hosted-client.js";
+import { PINNED_TOOLS, PUBLIC_TOOL_NAMES, type PublicToolName } from "../upstream/pinned-tools.js";
+import { notConfiguredResult } from "../upstream/unavailable.js";
+import type { EgressValues } from "./egress-values.js";
+import { zodFromPinned } from "./pinned-zod.js";
+import type { WireTable } from "./wire-table.js";
+
+/** The `_meta` member the bridge adds to proxied results. */
+export const PROXY_META_KEY = "evidence-bridge/proxy";
+
+/** Annotations of every proxied tool: read-only (the allow-list admits nothing else), talks to the outside world. */
+export const PUBLIC_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
+
+export interface PublicToolDeps {
+  /** The upstream client, or undefined when no hosted tool server is configured. */
+  hosted: (() => Promise<HostedClient>) | undefined;
+  wire: WireTable;
+  egress: EgressValues;
+  timeoutMs: number;
+}
+
+/** The upstream module's fixed result shapes as the SDK's result type. */
+function asCallToolResult(r: { isError: true; content: { type: "text"; text: string }[]; structuredContent: object }): CallToolResult {
+  return { isError: true, content: r.content.map((c) => ({ ...c })), structuredContent: { ...r.structuredContent } };
+}
+
+function refusedResult(reason: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: reason }], structuredContent: { status: "refused", reason } };
+}
+
+export async function callPublicTool(
+  name: PublicToolName,
+  args: Record<string, unknown>,
+  extra: { requestId: string | number; signal: AbortSignal; _meta?: Record<string, unknown> },
+  deps: PublicToolDeps,
+): Promise<CallToolResult> {
+  if (!deps.hosted) return asCallToolResult(notConfiguredResult());
+  const ready = await deps.egress.refresh();
+  if (!ready.ok) return refusedResult(ready.reason);
+  const client = await deps.hosted();
+  const started = performance.now();
+  const out = await client.callTool(name, args, {
+    signal: extra.signal,
+    timeoutMs: deps.timeoutMs,
+    argumentsText: deps.wire.rawArguments(extra.requestId),
+    meta: extra._meta,
+  });
+  switch (out.kind) {
+    case "result":
+      deps.wire.setOverride(extra.requestId, {
+        kind: "result",
+        resultText: out.resultText,
+        meta: { [PROXY_META_KEY]: { source: "hosted-tool-server", attempts: out.attempts, elapsed_ms: Math.round(performance.now() - started) } },
+      });
+      return out.result as CallToolResult;
+    case "rpc-error":
+      deps.wire.setOverride(extra.requestId, { kind: "error", errorText: out.errorText });
+      return { isError: true, content: [{ type: "text", text: out.error.message }] };
+    case "unavailable":
+    case "refused":
+      return asCallToolResult(out.result);
+    case "cancelled":
+      // The SDK writes nothing for a cancelled request; this value is never sent.
+      return { isError: true, content: [{ type: "text", text: "cancelled" }] };
+  }
+}
+
+/** Registers the seven proxied tools on the server. */
+export function registerPublicTools(server: McpServer, deps: PublicToolDeps): void {
+  for (const name of PUBLIC_TOOL_NAMES) {
+    const pinned = PINNED_TOOLS[name];
+    server.registerTool(
+      name,
+      {
+        title: pinned.title,
+        description: pinned.description,
+        inputSchema: zodFromPinned(pinned.inputSchema, `${name}.inputSchema`),
+        annotations: { title: pinned.title, ...PUBLIC_ANNOTATIONS },
+      },
+      (args, extra) => callPublicTool(name, args as Record<string, unknown>, extra, deps),
+    );
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Serving MCP on the process's stdio (product.md §5, §6): banner on a terminal, the server on a
+ * {@link LineTransport}, start-up discovery, and a clean end: when stdin ends or the client goes away, requests
+ * already read get their answers for a short grace period, writes in progress complete, and this resolves.
+ * Diagnostics are single `evidence-bridge: …` lines on stderr; stdout carries only JSON-RPC.
+ */
+import type { Readable, Writable } from "node:stream";
+import type { Config } from "../../src/config.js";
+import { bannerText } from "./banner.js";
+import { packageVersion } from "./package-version.js";
+import { createBridgeServer, type BridgeServerOptions } from "./server.js";
+import { LineTransport, type LineTransportOptions } from "./stdio-transport.js";
+
+export interface StdioStreams {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable;
+  stderr: Writable;
+}
+
+export interface ServeOptions extends Partial<Omit<BridgeServerOptions, "diagnostics">>, Omit<LineTransportOptions, "diagnostic"> {}
+
+/** Serves until the input ends; resolves with the exit status (0). */
+export async function serveStdio(config: Config, io: StdioStreams, opts: ServeOptions = {}): Promise<number> {
+  const version = opts.version ?? packageVersion();
+  const diagnostics = (line: string) => void io.stderr.write(`evidence-bridge: ${line}\n`);
+  if (io.stdin.isTTY === true) io.stderr.write(bannerText(config, version));
+  const bridge = createBridgeServer(config, { ...opts, version, diagnostics });
+  const transport = new LineTransport(io.stdin, io.stdout, bridge.wire, { ...opts, diagnostic: diagnostics });
+  await bridge.mcp.connect(transport);
+  bridge.startDiscovery();
+  await transport.finished;
+  await bridge.close();
+  return 0;
+}

@@ -1,0 +1,127 @@
+/**
+ * The evidence-bridge MCP server (product.md §6): six private tools, the seven proxied public tools, the readings,
+ * pack and schema resources, on an `McpServer` from the SDK. Only what `initialize` and `tools/list` need is
+ * loaded eagerly; the upstream client, the published-files fetcher and the private side load on first use.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Config } from "../../src/config.js";
+import type { HostedClient } from "../upstream/hosted-client.js";
+import type { Agents } from "../upstream/http-transport.js";
+import type { PublishedFiles } from "../upstream/published-files.js";
+import { EgressValues } from "./egress-values.js";
+import { PrivateState } from "./private-state.js";
+import { PRIVATE_TOOLS, registerPrivateTools } from "./private-tools.js";
+import { registerPublicTools } from "./public-tools.js";
+import { registerResources } from "./resources.js";
+import { installToolList } from "./tools-list.js";
+import { WireTable } from "./wire-table.js";
+
+export const SERVER_NAME = "evidence-bridge";
+
+/** How long `tools/list` waits for the start-up discovery before listing the pinned tools. */
+export const DISCOVERY_WAIT_MS = 1500;
+
+const INSTRUCTIONS = `evidence-bridge keeps investigative evidence on this machine.
+Private tools (local only): record_assessment seals an assessment into the private store and previews its outward candidate; verify_capsule, list_capsules, get_candidates, match_typologies and check_regional_index read or check local data. Results never contain IOC values, message text or message hashes beyond what you sent in that call.
+Public tools (research_catalog, list_signals, get_signal, get_newsroom, query_economic_observations, whats_happening, gfw_reading) are passed through to the configured hosted tool server unchanged; arguments containing a value from the private store are refused. A missing or stale measurement is not evidence of calm.
+Review decisions and exports are made by a human at the command line, not through MCP.`;
+
+export interface BridgeServerOptions {
+  version: string;
+  /** One-line diagnostics (stderr in the real process). */
+  diagnostics?: (line: string) => void;
+  discoveryWaitMs?: number;
+  /** Pause before the upstream client's single retry (tests shorten it). */
+  retryDelayMs?: number;
+}
+
+export interface BridgeServer {
+  mcp: McpServer;
+  wire: WireTable;
+  state: PrivateState;
+  /** The upstream client (created on first use), or undefined without `mcpUrl`. */
+  hostedClient(): Promise<HostedClient | undefined>;
+  /** Starts the upstream discovery in the background (after connect). */
+  startDiscovery(): void;
+  close(): Promise<void>;
+}
+
+/** Error text for stderr: one line, and never the JSON of a message (the SDK quotes whole messages in some errors). */
+export function safeErrorLine(e: Error): string {
+  const first = (e.message ?? String(e)).split("\n")[0];
+  const cut = first.search(/[{[]/);
+  return (cut === -1 ? first : `${first.slice(0, cut)}…`).slice(0, 300);
+}
+
+export function createBridgeServer(config: Config, opts: BridgeServerOptions): BridgeServer {
+  const diagnostics = opts.diagnostics ?? (() => undefined);
+  const wire = new WireTable();
+  const state = new PrivateState(config);
+  const egress = new EgressValues(state);
+
+  let hostedPromise: Promise<HostedClient> | undefined;
+  const hosted =
+    config.mcpUrl === undefined
+      ? undefined
+      : () =>
+          (hostedPromise ??= import("../upstream/hosted-client.js").then(
+            ({ HostedClient }) =>
+              new HostedClient({
+                mcpUrl: config.mcpUrl!,
+                baseUrl: config.baseUrl,
+                timeoutMs: config.timeoutMs,
+                retryDelayMs: opts.retryDelayMs,
+                secrets: () => ({ values: egress.values() }),
+                diagnostics,
+                clientInfo: { name: SERVER_NAME, version: opts.version },
+              }),
+          ));
+
+  let agents: Agents | undefined;
+  let publishedPromise: Promise<PublishedFiles> | undefined;
+  const published =
+    config.baseUrl === undefined
+      ? undefined
+      : () =>
+          (publishedPromise ??= Promise.all([import("../upstream/published-files.js"), import("../upstream/http-transport.js")]).then(([p, h]) => {
+            agents = new h.Agents();
+            return new p.PublishedFiles({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, retryDelayMs: opts.retryDelayMs }, agents);
+          }));
+
+  const mcp = new McpServer({ name: SERVER_NAME, version: opts.version }, { instructions: INSTRUCTIONS });
+  mcp.server.onerror = (e) => diagnostics(`mcp: ${safeErrorLine(e)}`);
+
+  registerPrivateTools(mcp, { state, wire, egress, version: opts.version });
+  registerPublicTools(mcp, { hosted, wire, egress, timeoutMs: config.timeoutMs });
+  registerResources(mcp, { published, state });
+
+  let discovery: Promise<unknown> | undefined;
+  const waitMs = opts.discoveryWaitMs ?? DISCOVERY_WAIT_MS;
+  installToolList(mcp, PRIVATE_TOOLS, async () => {
+    if (!hosted) return undefined;
+    if (discovery) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([discovery, new Promise((r) => (timer = setTimeout(r, waitMs)))]);
+      clearTimeout(timer);
+    }
+    return hosted();
+  });
+
+  return {
+    mcp,
+    wire,
+    state,
+    hostedClient: async () => (hosted ? hosted() : undefined),
+    startDiscovery() {
+      if (!hosted || discovery) return;
+      discovery = hosted()
+        .then((c) => c.discover())
+        .catch((e: Error) => diagnostics(`tool discovery failed: ${safeErrorLine(e)}`));
+    },
+    async close() {
+      await mcp.close();
+      if (hostedPromise) (await hostedPromise).close();
+      agents?.destroy();
+    },
+  };
+}

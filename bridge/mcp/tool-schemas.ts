@@ -1,0 +1,105 @@
+/**
+ * Input and output schemas (zod v4) of the private MCP tools (product.md §6). Inputs are closed objects: an
+ * unknown argument is an error, not silently ignored. Documents may be given as an object or as JSON text; an
+ * object is read from the client's exact bytes (see wire-table.ts), so nothing is lost to JSON.parse.
+ */
+import { z } from "zod";
+import {
+  candidateSchema,
+  capsuleRowSchema,
+  hex64,
+  regionalReportSchema,
+  REVIEW_STATES,
+  typologyMatchSchema,
+  verificationReportSchema,
+} from "./format-zod.js";
+
+const documentArg = (what: string) =>
+  z.union([z.string(), z.record(z.string(), z.unknown())]).describe(`${what}, as a JSON object or as its JSON text`);
+
+const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).optional().describe(`page size, 1–${max} (default ${dflt})`);
+const cursor = z.string().min(1).max(256).optional().describe("next_cursor from the previous page");
+const reviewStatus = z.enum(REVIEW_STATES).optional().describe("only items in this review state");
+
+export const recordAssessmentInput = z.strictObject({
+  assessment: documentArg("one scamshield-provenance/v1 assessment (at most 1 MiB)"),
+  message_text: z
+    .string()
+    .optional()
+    .describe("the raw message: its SHA-256 must equal message_sha256; it is dropped after the check unless retain_message is true"),
+  retain_message: z.boolean().optional().describe("seal message_text into the private store (default false)"),
+});
+
+export const verifyCapsuleInput = z
+  .strictObject({
+    capsule: documentArg("an Evidence Capsule v1 file").optional(),
+    capsule_sha256: hex64.optional().describe("verify the capsule stored under this id instead"),
+  })
+  .refine((v) => (v.capsule === undefined) !== (v.capsule_sha256 === undefined), {
+    message: "give exactly one of capsule or capsule_sha256",
+  });
+
+export const listCapsulesInput = z.strictObject({ limit: limit(500, 50), cursor, review_status: reviewStatus });
+
+export const getCandidatesInput = z.strictObject({
+  include_typology_matches: z.boolean().optional().describe("also show message-level TYPOLOGY_MATCH hypotheses (default false)"),
+  review_status: reviewStatus,
+  limit: limit(200, 25),
+  cursor,
+});
+
+export const matchTypologiesInput = z.strictObject({
+  text: z.string().describe("the message text (at most 1 MiB); it is not stored"),
+  signals: z.array(z.string()).max(256).optional().describe("detector signal names and threat rule ids that fired for this message"),
+});
+
+export const checkRegionalIndexInput = z.strictObject({ index: documentArg("a regional captured-news index") });
+
+const verificationSummary = z.strictObject({
+  ok: z.boolean(),
+  ok_scope: z.string(),
+  schema: z.string(),
+  integrity: z.string(),
+  artifacts: z.string(),
+  ledger: z.string(),
+  anchor: z.string(),
+  recomputability: z.string(),
+  claims: z.string(),
+  attestations: z.string(),
+  errors: z.array(z.string()),
+});
+
+export const candidatePreviewSchema = z.strictObject({
+  status: z.enum(["emitted", "excluded", "withheld"]),
+  digest: hex64.optional().describe("SHA-256 of the candidate's canonical bytes (what a reviewer approves)"),
+  candidate: candidateSchema.optional(),
+  reason: z.string().optional(),
+});
+
+export const recordAssessmentOutput = z.strictObject({
+  capsule_id: hex64,
+  stored: z.boolean(),
+  store_status: z.enum(["new", "existing"]),
+  message_retained: z.boolean(),
+  verification: verificationSummary,
+  candidate_preview: candidatePreviewSchema,
+  warnings: z.array(z.string()),
+});
+
+export const verifyCapsuleOutput = verificationReportSchema;
+
+export const listCapsulesOutput = z.strictObject({
+  rows: z.array(capsuleRowSchema),
+  total: z.number().int().min(0).describe("rows matching the filter"),
+  next_cursor: z.string().nullable(),
+});
+
+export const getCandidatesOutput = z.strictObject({
+  candidates: z.array(z.strictObject({ capsule_id: hex64, digest: hex64, review_status: z.enum(REVIEW_STATES), candidate: candidateSchema })),
+  withheld: z.array(z.strictObject({ capsule_id: hex64, reason: z.string() })),
+  excluded: z.number().int().min(0).describe("capsules without a candidate by policy on this page (CLEAN tier)"),
+  next_cursor: z.string().nullable(),
+});
+
+export const matchTypologiesOutput = typologyMatchSchema;
+export const checkRegionalIndexOutput = regionalReportSchema;
