@@ -3,7 +3,7 @@
  * pack consistency, assessment id) → build → self-verify → seal into the store → optional plaintext outbox →
  * the capsule file (canonical JSON + LF) on stdout. Any failure: exit 2, nothing on stdout, one stderr line.
  *
- * The sealed store is loaded only when it is used, so `--no-store` builds stay light.
+ * The sealed store and the outbox writer are loaded only when used, so `--no-store` builds stay light.
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -11,7 +11,6 @@ import { fileURLToPath } from "node:url";
 import { buildAssessmentCapsule, projectProducer, REFERENCE_PRODUCER, type Producer } from "../../../capsules/assessment/adapter.js";
 import { AssessmentError } from "../../../capsules/assessment/errors.js";
 import { validateAssessment } from "../../../capsules/assessment/intake.js";
-import { writeOutbox } from "../../../capsules/assessment/outbox.js";
 import { ASSESSMENT_MAX_BYTES } from "../../../capsules/assessment/parse-assessment.js";
 import { firstControlOrFormat, isPythonBlank } from "../../../capsules/assessment/text-rules.js";
 import { PackError } from "../../../src/pack/errors.js";
@@ -182,6 +181,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     await sealIntoStore(config, capsuleBytes, id, retain && message ? { bytes: message.bytes, sha256: built.assessment.message_sha256 } : undefined);
   }
   if (outbox !== undefined) {
+    const { writeOutbox } = await import("../../../capsules/assessment/outbox.js");
     try {
       writeOutbox(outbox, id, capsuleBytes);
     } catch (e) {
