@@ -128,6 +128,11 @@ function sortedPlain(v: JsonValue, state: { safe: boolean; floats: number }): Pl
   return out;
 }
 
+/** The plain form of a value-model value (keys in code-point order), e.g. for export rows. */
+export function toSortedPlain(v: JsonValue): Plain {
+  return sortedPlain(v, { safe: true, floats: 0 });
+}
+
 /**
  * Writes the canonical text of `v` and returns its plain form for zod. With keys inserted in code-point order,
  * JSON.stringify of the plain form is the canonical text (same string escapes, integers in decimal), which is

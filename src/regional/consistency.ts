@@ -72,11 +72,12 @@ export class ConsistencyCheck {
     if (firstSeen !== undefined) this.out(finding(at("event_id"), "duplicate-event-id", `${ev.event_id} is already listed at events[${firstSeen}]`));
     else this.eventIds.set(ev.event_id, i);
 
-    ev.version_ids.forEach((v, k) => {
+    for (let k = 0; k < ev.version_ids.length; k++) {
+      const v = ev.version_ids[k];
       const owner = this.versionIds.get(v);
       if (owner !== undefined) this.out(finding(at("version_ids", k), "duplicate-version-id", `${v} also belongs to events[${owner}]`));
       else this.versionIds.set(v, i);
-    });
+    }
     if (ev.version_count !== ev.version_ids.length) {
       this.out(finding(at("version_count"), "version-count", `is ${ev.version_count} but version_ids lists ${ev.version_ids.length}`));
     }
@@ -96,18 +97,19 @@ export class ConsistencyCheck {
       this.out(finding(at("region_tags"), "region-membership", `does not include the index's region ${JSON.stringify(this.header.region)}`));
     }
 
-    ev.source_ids.forEach((id, k) => {
+    for (let k = 0; k < ev.source_ids.length; k++) {
+      const id = ev.source_ids[k];
       const source = this.sources.get(id);
       if (source === undefined) {
         this.out(finding(at("source_ids", k), "source-listed", `${JSON.stringify(id)} is not listed in sources`));
-        return;
+        continue;
       }
       source.listedBy++;
       const name = ev.source_names[k];
       if (name !== undefined && name !== source.name) {
         this.out(finding(at("source_names", k), "source-names", `${JSON.stringify(name)} differs from the name sources gives ${JSON.stringify(id)} (${JSON.stringify(source.name)})`));
       }
-    });
+    }
     if (ev.source_names.length !== ev.source_ids.length) {
       this.out(finding(at("source_names"), "source-names", `has ${ev.source_names.length} item(s) but source_ids has ${ev.source_ids.length}`));
     }

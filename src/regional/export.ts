@@ -4,8 +4,7 @@
  * event at a time and yields output in chunks. Nothing is fetched: the index holds metadata and links only
  * (`article_body_fetching: prohibited`), and so does the export.
  */
-import { toPlain } from "../json/plain.js";
-import { canonicalJsonText } from "./canonical-digest.js";
+import { canonicalJsonText, toSortedPlain } from "./canonical-digest.js";
 import { INDEX_ROOT, REGIONAL_SCHEMA_VERSION, type Region } from "./constants.js";
 import { csvField, csvRecord, csvText } from "./csv.js";
 import type { LoadedIndex } from "./load.js";
@@ -101,7 +100,7 @@ export function* exportLoadedIndex(loaded: LoadedIndex, opts: ExportOptions): Ge
   if (opts.format === "csv") push(csvRecord(CSV_COLUMNS.map(csvField)));
   for (let i = 0; i < events.count; i++) {
     const value = events.get(i);
-    const ev = toPlain(value) as unknown as RegionalEvent;
+    const ev = toSortedPlain(value) as unknown as RegionalEvent;
     if (opts.region !== undefined && !ev.region_tags.includes(opts.region)) continue;
     if (opts.since !== undefined && compareInstants(parseRfc3339(ev.published_at)!, opts.since) < 0) continue;
     if (opts.format === "csv") push(csvRow(ev));
