@@ -1,0 +1,172 @@
+/**
+ * The proxied public tools over stdio against the hosted double on 127.0.0.1 (product.md §9): byte-faithful
+ * results (a reading with `1.0` survives), `_meta` additions only, the client's exact argument text forwarded,
+ * JSON-RPC errors kept as errors, the pinned schema enforced locally, cancellation, the per-call timeout, the
+ * egress guard, and the "not configured" answer.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { topLevelSpans } from "../../../bridge/upstream/json-rpc.js";
+import { PINNED_TOOLS, PUBLIC_TOOL_NAMES } from "../../../bridge/upstream/pinned-tools.js";
+import { CALM_SENTENCE } from "../../../bridge/upstream/unavailable.js";
+import { startHostedDouble, type HostedDouble } from "../../double/hosted-server.js";
+import { RecordedData } from "../../double/recorded.js";
+import { describeShared } from "../../helpers/shared.js";
+import { configFor, exampleAssessment, removeTempHomes, Session, startSession } from "./session.js";
+
+afterAll(removeTempHomes);
+
+function recordedResultText(data: RecordedData, file: string): string {
+  const body = data.body(file).toString("utf8");
+  const span = topLevelSpans(body).get("result")!;
+  return body.slice(span.start, span.end);
+}
+
+/** The exact text of a top-level member of a JSON object text. */
+function member(text: string, name: string): string {
+  const span = topLevelSpans(text).get(name);
+  if (!span) throw new Error(`no member ${name}`);
+  return text.slice(span.start, span.end);
+}
+
+const toolCalls = (d: HostedDouble) => d.mcpPosts().filter((r) => r.body.includes('"tools/call"'));
+
+const until = async (cond: () => boolean) => {
+  while (!cond()) await new Promise((r) => setTimeout(r, 10));
+};
+
+describeShared("proxied public tools against the double", () => {
+  let d: HostedDouble;
+  let s: Session;
+  let data: RecordedData;
+  beforeAll(async () => {
+    d = await startHostedDouble({ toolset: "current" });
+    data = new RecordedData();
+    // A long per-call timeout: the cancellation test must see the upstream request aborted by the cancel itself.
+    s = await startSession(configFor({ mcpUrl: d.url, baseUrl: d.baseUrl, timeoutMs: 60_000 }));
+    await s.request("tools/list"); // waits for the start-up discovery
+  });
+  afterEach(async () => {
+    await d.setFault("none");
+  });
+  afterAll(async () => {
+    await s.end();
+    await d.close();
+  });
+
+  test("a result passes through byte for byte: content and structuredContent keep `1.0`", async () => {
+    const r = await s.call("get_signal", { name: "board-alarm" });
+    const upstream = recordedResultText(data, "14-get_signal-board-alarm.json");
+    const ours = member(r.line, "result");
+    expect(member(ours, "content")).toBe(member(upstream, "content"));
+    expect(member(ours, "structuredContent")).toBe(member(upstream, "structuredContent"));
+    expect(member(ours, "isError")).toBe(member(upstream, "isError"));
+    expect(member(ours, "structuredContent")).toMatch(/: 1\.0[,}\]]/);
+    // Everything else in our result is the one `_meta` member the bridge adds.
+    expect([...topLevelSpans(ours).keys()]).toEqual([...topLevelSpans(upstream).keys(), "_meta"]);
+    expect(JSON.parse(member(ours, "_meta"))).toEqual({ "evidence-bridge/proxy": { source: "hosted-tool-server", attempts: 1, elapsed_ms: expect.any(Number) } });
+  });
+
+  test("the client's argument text goes upstream verbatim: 5.0 stays 5.0 and the upstream error stays a JSON-RPC error", async () => {
+    const p = s.reply("econ-5.0");
+    s.writeLine('{"jsonrpc":"2.0","id":"econ-5.0","method":"tools/call","params":{"name":"query_economic_observations","arguments":{"limit":5.0}}}');
+    const r = await p;
+    expect(r.line).toBe('{"jsonrpc":"2.0","id":"econ-5.0","error":{"code": -32602, "message": "limit must be an integer"}}');
+    expect(toolCalls(d).at(-1)!.body).toContain('"arguments":{"limit":5.0}');
+  });
+
+  test("an upstream -32602 for an unknown signal is relayed verbatim, not turned into isError", async () => {
+    const r = await s.call("get_signal", { name: "no-such-signal" });
+    expect(r.msg.error.code).toBe(-32602);
+    expect(member(r.line, "error")).toBe(member(data.body("20-get_signal-unknown-name.json").toString("utf8"), "error"));
+  });
+
+  test("arguments outside the pinned schema are refused locally and nothing is sent", async () => {
+    const before = toolCalls(d).length;
+    const wide = await s.call("get_signal", { name: "ooni-gfw", max_rows: 5000 });
+    expect(wide.msg.result.isError).toBe(true);
+    expect(wide.msg.result.content[0].text).toMatch(/Input validation error/);
+    const extra = await s.call("get_signal", { name: "ooni-gfw", raw: true });
+    expect(extra.msg.result.isError).toBe(true);
+    const wrongType = await s.call("research_catalog", { offset: "0" });
+    expect(wrongType.msg.result.isError).toBe(true);
+    const missing = await s.call("research_catalog", {});
+    expect(missing.msg.result.isError).toBe(true);
+    expect(toolCalls(d).length).toBe(before);
+  });
+
+  test("research_catalog (1.9.3) is proxied", async () => {
+    const r = await s.call("research_catalog", { offset: 0, limit: 2 });
+    expect(r.msg.result.isError).toBe(false);
+    expect(toolCalls(d).at(-1)!.body).toContain('"name":"research_catalog","arguments":{"offset":0,"limit":2}');
+  });
+
+  test("_meta of the request (a progress token) goes upstream unchanged", async () => {
+    await s.request("tools/call", { name: "list_signals", arguments: {}, _meta: { progressToken: "p-9" } });
+    expect(JSON.parse(toolCalls(d).at(-1)!.body).params._meta).toEqual({ progressToken: "p-9" });
+  });
+
+  test("cancellation aborts the upstream request and nothing is written for it; the server keeps serving", async () => {
+    await d.setFault("hang");
+    const before = toolCalls(d).length;
+    s.writeLine(JSON.stringify({ jsonrpc: "2.0", id: "to-cancel", method: "tools/call", params: { name: "list_signals", arguments: {} } }));
+    await until(() => toolCalls(d).length > before);
+    // The double holds the hung exchange until the bridge destroys the request (it does not time out here).
+    const hung = (d as unknown as { hung: Set<unknown> }).hung;
+    expect(hung.size).toBe(1);
+    s.writeLine(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "to-cancel", reason: "user" } }));
+    await until(() => hung.size === 0);
+    await d.setFault("none");
+    const after = await s.call("list_signals", {});
+    expect(after.msg.result.isError).toBe(false);
+    const mine = await s.call("list_capsules", {});
+    expect(mine.msg.result.structuredContent.total).toBe(0);
+    expect(s.lines.some((l) => JSON.parse(l).id === "to-cancel")).toBe(false);
+  });
+
+  test("egress guard: a stored IOC value or message hash in the arguments is refused before anything is sent", async () => {
+    const rec = await s.call("record_assessment", { assessment: exampleAssessment("01-mule-account-rental-hinglish") });
+    expect(rec.msg.result.structuredContent.stored).toBe(true);
+    const before = toolCalls(d).length;
+    const ioc = await s.call("get_signal", { name: "see @RentAcc_Desk please" });
+    expect(ioc.msg.result.isError).toBe(true);
+    expect(ioc.msg.result.structuredContent.status).toBe("refused");
+    expect(ioc.msg.result.content[0].text).not.toMatch(/rentacc/i);
+    const hash = JSON.parse(exampleAssessment("01-mule-account-rental-hinglish")).message_sha256 as string;
+    const viaMeta = await s.request("tools/call", { name: "list_signals", arguments: {}, _meta: { note: hash } });
+    expect(viaMeta.msg.result.structuredContent.status).toBe("refused");
+    expect(toolCalls(d).length).toBe(before);
+  });
+});
+
+describeShared("per-call timeout from the configuration", () => {
+  test("a hanging upstream answers the calm unavailable result after the configured timeout", async () => {
+    const d = await startHostedDouble();
+    const s = await startSession(configFor({ mcpUrl: d.url, timeoutMs: 400 }));
+    await s.request("tools/list");
+    await d.setFault("hang");
+    const r = await s.call("list_signals", {});
+    expect(r.msg.result.isError).toBe(true);
+    expect(r.msg.result.structuredContent).toMatchObject({ status: "unavailable", retryable: true });
+    expect(r.msg.result.structuredContent.reason).toMatch(/did not answer in time/);
+    expect(r.msg.result.content[0].text).toContain(CALM_SENTENCE);
+    await s.end();
+    await d.close();
+  });
+});
+
+describe("without a hosted tool server", () => {
+  test("the seven tools are listed with their pinned schemas and answer 'not configured' calmly", async () => {
+    const s = await startSession(configFor({}));
+    const list = await s.request("tools/list");
+    const tools = list.msg.result.tools as { name: string; inputSchema: unknown }[];
+    for (const name of PUBLIC_TOOL_NAMES) expect(tools.find((t) => t.name === name)?.inputSchema).toEqual(PINNED_TOOLS[name].inputSchema);
+    for (const name of PUBLIC_TOOL_NAMES) {
+      const args = name === "research_catalog" ? { offset: 0 } : name === "get_signal" ? { name: "ooni-gfw" } : {};
+      const r = await s.call(name, args);
+      expect(r.msg.result.isError).toBe(true);
+      expect(r.msg.result.structuredContent).toEqual({ status: "unavailable", reason: expect.stringMatching(/no hosted tool server is configured/), retryable: false });
+      expect(r.msg.result.content[0].text).toContain(CALM_SENTENCE);
+    }
+    await s.end();
+  });
+});
