@@ -165,7 +165,7 @@ const matchedIndicator = object({
   label: str("text", 512),
   evidence_class: identifier,
   specificity: oneOf(SPECIFICITIES),
-  term_hits: array(str("text", 512), { max: 256, unique: "value" }),
+  term_hits: array(str("pack-text", 512), { max: 256, unique: "value" }),
   signal_hits: array(identifier, { max: 256, unique: "value" }),
 });
 

@@ -27,10 +27,21 @@ export interface Issue {
 export type Rule = (value: never) => Issue | undefined;
 
 /**
- * String formats. `text`: non-blank (Python whitespace), no control/format/bidi characters. `raw`: non-empty, any
- * characters (private fragments and provider warnings that never leave the capsule).
+ * String formats. `text`: non-blank (Python whitespace), no control/format/bidi characters. `pack-text`: a literal
+ * copied from the intelligence pack (assessment-v1 §3.1 string rule: non-blank, no control characters other than
+ * TAB, LF, CR; format characters such as ZWJ in Indic terms allowed); private, checked against the pack later.
+ * `raw`: non-empty, any characters (private fragments and provider warnings that never leave the capsule).
  */
-export type StringFormat = "hex24" | "hex64" | "identifier" | "timestamp" | "https-url" | "artifact-uri" | "text" | "raw";
+export type StringFormat =
+  | "hex24"
+  | "hex64"
+  | "identifier"
+  | "timestamp"
+  | "https-url"
+  | "artifact-uri"
+  | "text"
+  | "pack-text"
+  | "raw";
 
 export interface StringShape {
   kind: "string";
@@ -170,6 +181,7 @@ const FORMAT_RULE: Readonly<Record<StringFormat, string>> = {
   "https-url": "expected an https:// URL without whitespace or control characters",
   "artifact-uri": "expected \"\", an https:// URL or a urn: without whitespace or control characters",
   text: "",
+  "pack-text": "",
   raw: "",
 };
 
@@ -193,6 +205,7 @@ function formatHolds(format: StringFormat, s: string): boolean {
     case "artifact-uri":
       return isHttpsUrl(s) || (/^urn:[a-z0-9][a-z0-9-]{0,31}:\S+$/i.test(s) && firstControlOrFormat(s) === undefined);
     case "text":
+    case "pack-text":
     case "raw":
       return true;
   }
@@ -214,7 +227,11 @@ export function stringProblem(shape: StringShape, s: string): string | undefined
   const n = s.length > shape.maxChars ? codePointLength(s) : s.length;
   if (n > shape.maxChars) return `expected at most ${shape.maxChars} characters (got ${n})`;
   if (shape.format === "raw") return s.length === 0 ? "expected a non-empty string" : undefined;
-  if (shape.format === "text" && isPythonBlank(s)) return "expected a non-blank string";
+  if ((shape.format === "text" || shape.format === "pack-text") && isPythonBlank(s)) return "expected a non-blank string";
+  if (shape.format === "pack-text") {
+    const control = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/.exec(s);
+    return control ? `control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")} is forbidden` : undefined;
+  }
   const bad = firstControlOrFormat(s);
   if (bad !== undefined) return `control, format or bidi character ${bad} is forbidden`;
   if (!formatHolds(shape.format, s)) return FORMAT_RULE[shape.format];

@@ -75,6 +75,7 @@ function stringArb(shape: StringShape): fc.Arbitrary<string> {
       case "artifact-uri":
         return fc.oneof(httpsUrl, fc.stringMatching(/^urn:[a-z]{2,8}:[a-z0-9:-]{1,20}$/));
       case "text":
+      case "pack-text":
       case "raw":
         return textOf(shape);
     }

@@ -70,6 +70,7 @@ export const cases: [string, string, Edit, string[]][] = [
   ["float backers", DIRECT, set(["hypotheses", 1, "independent_backers"], float(1, "1.0")), ["assessment.hypotheses[1].independent_backers: expected integer", "(got float)"]],
   ["evidence classes unsorted", DIRECT, set(["hypotheses", 1, "evidence_classes"], ["commercial_terms", "account"]), ["assessment.hypotheses[1].evidence_classes[1]: items must be sorted by code point without duplicates"]],
   ["no typology sources", DIRECT, set(["hypotheses", 1, "typology_sources"], []), ["assessment.hypotheses[1].typology_sources: expected at least 1 item (got 0)"]],
+  ["control character in a term hit", DIRECT, set(["hypotheses", 1, "matched_indicators", 0, "term_hits"], ["cash\u0007out"]), ["assessment.hypotheses[1].matched_indicators[0].term_hits[0]: control character U+0007 is forbidden"]],
   ["duplicate matched indicator", DIRECT, (r) => { const list = getAt(r, ["hypotheses", 1, "matched_indicators"]) as JsonValue[]; list.push(list[0]); }, ["assessment.hypotheses[1].matched_indicators[2].id: duplicate id (same as item 0)"]],
   ["same typology twice (W13)", DIRECT, (r) => { const list = getAt(r, ["hypotheses"]) as JsonValue[]; list.push(list[1]); }, ["assessment.hypotheses[2].typology_id: duplicate typology (one hypothesis per typology)"]],
   ["33 hypotheses", DIRECT, (r) => { const list = getAt(r, ["hypotheses"]) as JsonValue[]; while (list.length < 33) list.push(list[1]); }, ["assessment.hypotheses: expected at most 32 items (got 33)"]],

@@ -6,6 +6,7 @@
 import { expect, it } from "vitest";
 import { AssessmentError } from "../../../capsules/assessment/errors.js";
 import { parseAssessment } from "../../../capsules/assessment/parse-assessment.js";
+import type { JsonObject, JsonValue } from "../../../src/json/value.js";
 import { describeShared } from "../../helpers/shared.js";
 import { exampleFile, files, mutate, validBytes, validNames } from "./helpers.js";
 import { cases, DIRECT, HANDLE, PRIVATE, WALLET } from "./mutation-cases.js";
@@ -87,5 +88,17 @@ describeShared("parseAssessment: hardened rules (one mutation each)", () => {
     const { assessment } = parseAssessment(validBytes(DIRECT));
     expect(assessment.market_rate.rate).toBe(91.97);
     expect(assessment.detector.iocs.wallets).toEqual([WALLET]);
+  });
+});
+
+describeShared("parseAssessment: pack literals", () => {
+  it("accepts a term hit with a zero-width joiner (allowed in pack terms, §3.1) but not in a label", () => {
+    const withZwj = mutate(validBytes(DIRECT), (r) => {
+      const hyp = (r.get("hypotheses") as JsonValue[])[1] as JsonObject;
+      ((hyp.get("matched_indicators") as JsonValue[])[0] as JsonObject).set("term_hits", ["क्\u200dष"]);
+    });
+    expect(() => parseAssessment(withZwj)).not.toThrow();
+    const labelled = mutate(validBytes(DIRECT), (r) => ((r.get("hypotheses") as JsonValue[])[1] as JsonObject).set("label", "क्\u200dष"));
+    expect(rejection(labelled).message).toBe("assessment.hypotheses[1].label: control, format or bidi character U+200D is forbidden");
   });
 });

@@ -43,7 +43,7 @@ describe("generated assessments", () => {
       }),
       { numRuns: 2000 },
     );
-  });
+  }, 300_000);
 
   it("reject an unknown member added to any object, at any depth", () => {
     fc.assert(
