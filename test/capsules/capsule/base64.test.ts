@@ -1,7 +1,7 @@
 /** Strict base64 decoding (capsule-v1 §8.4.1, D1, D2) against Node's decoder for valid input. */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { Base64Error, decodeBase64Strict } from "../../../capsules/capsule/base64.js";
+import { Base64Error, decodeBase64Exact, decodeBase64Strict } from "../../../capsules/capsule/base64.js";
 
 const detail = (s: string) => {
   try {
@@ -66,6 +66,33 @@ describe("decodeBase64Strict", () => {
         if (detail(s) === "") expect(Buffer.from(decodeBase64Strict(s)).toString("base64")).toBe(s);
       }),
       { numRuns: 3_000 },
+    );
+  });
+});
+
+describe("fast path agrees with the exact decoder", () => {
+  const outcome = (f: () => Uint8Array): string => {
+    try {
+      return `ok:${Buffer.from(f()).toString("hex")}`;
+    } catch (e) {
+      return `err:${(e as Error).message}`;
+    }
+  };
+  test("on every short string over the alphabet, padding and a few strays", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9+/=\-_ é]{0,12}$/), (s) => {
+        expect(outcome(() => decodeBase64Strict(s))).toBe(outcome(() => decodeBase64Exact(s)));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+  test("on canonical encodings of random bytes", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        const s = Buffer.from(bytes).toString("base64");
+        expect(outcome(() => decodeBase64Strict(s))).toBe(outcome(() => decodeBase64Exact(s)));
+      }),
+      { numRuns: 2_000 },
     );
   });
 });
