@@ -3,7 +3,7 @@
  * directly with fake streams; one test runs the real process for dispatch and the exit-code contract.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -120,6 +120,15 @@ describe("index validate", () => {
     expect(await runError(validate, [])).toMatch(/at least one FILE/);
     expect(await runError(validate, ["--max-bytes", "lots", F("valid/bri.json")])).toMatch(/^--max-bytes: expected an integer/);
     expect(await runError(validate, ["--bogus", F("valid/bri.json")])).toMatch(/bogus/);
+  });
+
+  test("a 1 GB file is refused from its size under the default 256 MiB cap, before reading", async () => {
+    const huge = join(dir, "huge.json");
+    writeFileSync(huge, "");
+    truncateSync(huge, 1_073_741_824);
+    expect(await runError(validate, [huge])).toBe(`${huge}: 1073741824 bytes, over the 268435456-byte cap (raise --max-bytes to read it)`);
+    expect(await runError(exportCmd, [huge, "--format", "csv"])).toMatch(/over the 268435456-byte cap/);
+    rmSync(huge);
   });
 
   test("progress goes to stderr only when it is a terminal", async () => {
