@@ -7,7 +7,7 @@ import { sha256Hex } from "../hash.js";
 import { pyRepr } from "../json/echo.js";
 import { indexPath, isJsonFloat, isJsonObject, JsonFloat, memberPath, type JsonObject, type JsonValue } from "../json/value.js";
 import { EconomicLedgerError } from "./economic-errors.js";
-import { MAX_LEDGER_BYTES, MAX_LEDGER_ROWS, MAX_RECORD_BYTES, type LedgerArtifact } from "./economic-manifest.js";
+import { MAX_LEDGER_BYTES, MAX_LEDGER_ROWS, MAX_RECORD_BYTES, SHA256, type LedgerArtifact } from "./economic-manifest.js";
 import { compareEconTimestamps, parseEconDate, parseEconTimestamp, type EconTimestamp } from "./iso-time.js";
 import { pythonAsciiJson } from "./python-json.js";
 import { pyIsBlank, pySplitlines } from "./python-text.js";
@@ -23,7 +23,6 @@ const VINTAGE_KEY = ["series_id", "geography", "sector", "firm_size", "ownership
 const SLICE_KEY = ["series_id", "geography", "sector", "firm_size", "ownership", "source_id"];
 const FREQUENCIES = new Set(["event", "D", "W", "M", "Q", "A"]);
 const STATUS_RANK: Record<string, number> = { forecast: 0, estimate: 1, observed: 2 };
-const SHA256 = /^[0-9a-f]{64}$/;
 
 /** The 32 metadata keys the server allows, at every level (hosted-tool-server.md §4.5). */
 export const METADATA_KEYS: ReadonlySet<string> = new Set([

@@ -31,7 +31,7 @@ const INTEGRITY: Record<string, string | boolean> = {
   unique_observation_ids: true,
   monotonic_source_revisions: true,
 };
-const SHA256 = /^[0-9a-f]{64}$/;
+export const SHA256 = /^[0-9a-f]{64}$/;
 
 export interface LedgerArtifact {
   path: string;

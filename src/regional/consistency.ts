@@ -3,15 +3,12 @@
  * only on an index that conforms to the schema, one event at a time (bounded state: the ids seen and a few
  * counters). docs/regional-index.md lists each rule and the reasoning behind it.
  */
-import { indexPath, memberPath } from "../json/value.js";
 import { INDEX_ROOT } from "./constants.js";
-import { finding, type RegionalFinding } from "./findings.js";
+import { finding, pathOf, type RegionalFinding } from "./findings.js";
 import { compareInstants, parseRfc3339, type Instant } from "./rfc3339.js";
 import type { RegionalEvent, RegionalIndex } from "./schema.js";
 
 export type RegionalHeader = Omit<RegionalIndex, "events">;
-
-const EVENTS = memberPath(INDEX_ROOT, "events");
 
 interface Extreme {
   at: Instant;
@@ -25,9 +22,7 @@ function instant(text: string): Instant {
 }
 
 function p(...segs: (string | number)[]): string {
-  let out = INDEX_ROOT;
-  for (const s of segs) out = typeof s === "number" ? indexPath(out, s) : memberPath(out, s);
-  return out;
+  return pathOf(INDEX_ROOT, segs);
 }
 
 export class ConsistencyCheck {
@@ -57,11 +52,7 @@ export class ConsistencyCheck {
   }
 
   addEvent(i: number, ev: RegionalEvent): void {
-    const at = (...segs: (string | number)[]) => {
-      let out = indexPath(EVENTS, i);
-      for (const s of segs) out = typeof s === "number" ? indexPath(out, s) : memberPath(out, s);
-      return out;
-    };
+    const at = (...segs: (string | number)[]) => pathOf(INDEX_ROOT, ["events", i, ...segs]);
     this.events++;
     if (ev.current_in_wire) this.current++;
     if (ev.event_page_available) this.pages++;
@@ -187,7 +178,7 @@ export class ConsistencyCheck {
     // Positive: the extreme event lies outside the stated bound; negative: no event reaches the bound.
     const outside = compareInstants(actual.at, instant(stated)) * direction;
     if (outside > 0) {
-      this.out(finding(memberPath(indexPath(EVENTS, actual.event), eventField), "coverage-bounds", `${actual.text} lies outside coverage.${field} ${stated}`));
+      this.out(finding(p("events", actual.event, eventField), "coverage-bounds", `${actual.text} lies outside coverage.${field} ${stated}`));
     } else if (outside < 0) {
       this.out(finding(path, "coverage-bounds", `is ${stated} but the ${direction < 0 ? "earliest" : "latest"} ${eventField} of any event is ${actual.text} (events[${actual.event}])`));
     }

@@ -45,7 +45,8 @@ function child(v: JsonValue | undefined, seg: PropertyKey): JsonValue | undefine
   return undefined;
 }
 
-function pathOf(root: string, segs: readonly PropertyKey[]): string {
+/** The path of `segs` (keys and indexes) from `root`: `index` + ["events", 3, "headline"] → `index.events[3].headline`. */
+export function pathOf(root: string, segs: readonly PropertyKey[]): string {
   let p = root;
   for (const s of segs) p = typeof s === "number" ? indexPath(p, s) : memberPath(p, String(s));
   return p;

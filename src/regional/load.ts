@@ -265,7 +265,7 @@ class Scanner {
     if (c === 0x2d || isDigit(c)) {
       let k = start + (c === 0x2d ? 1 : 0);
       if (b[k] === 0x30) k++;
-      else if (isDigit(b[k]) && b[k] !== 0x30) while (isDigit(b[k])) k++;
+      else if (isDigit(b[k])) while (isDigit(b[k])) k++;
       else if (!this.startsWith(start, "-Infinity")) this.syntaxAt(start, "Expecting value", path);
       if (b[k] === 0x2e) {
         if (!isDigit(b[k + 1])) this.syntaxAt(k, "Extra data", path);
