@@ -164,17 +164,7 @@ class Scanner {
           this.header.set(key, this.parseSlice(this.pos, end, path, ROOT_DEPTH - 1));
           this.pos = end;
         }
-        this.ws();
-        if (b[this.pos] === 0x2c) {
-          this.pos++;
-          this.ws();
-          continue;
-        }
-        if (b[this.pos] === 0x7d) {
-          this.pos++;
-          break;
-        }
-        this.syntax("Expecting ',' delimiter", path);
+        if (!this.next(0x7d, path)) break;
       }
     }
     this.ws();
@@ -198,18 +188,18 @@ class Scanner {
       const end = this.valueEnd(this.pos, path, ROOT_DEPTH - 2);
       spans.push(this.pos, end);
       this.pos = end;
-      this.ws();
-      if (b[this.pos] === 0x2c) {
-        this.pos++;
-        this.ws();
-        continue;
-      }
-      if (b[this.pos] === 0x5d) {
-        this.pos++;
-        return spans;
-      }
-      this.syntax("Expecting ',' delimiter", path);
+      if (!this.next(0x5d, path)) return spans;
     }
+  }
+
+  /** After a member or item: `,` (true: another follows), the closing byte (false), or the loader's error. */
+  private next(close: number, path: string): boolean {
+    this.ws();
+    const c = this.bytes[this.pos];
+    if (c !== 0x2c && c !== close) this.syntax("Expecting ',' delimiter", path);
+    this.pos++;
+    if (c === 0x2c) this.ws();
+    return c === 0x2c;
   }
 
   private eventSource(spans: number[]): EventSource {
