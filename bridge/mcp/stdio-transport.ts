@@ -15,6 +15,7 @@ import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { topLevelSpans } from "../upstream/json-rpc.js";
+import { preciseParamsError } from "./params-errors.js";
 import { errorLine, resultLine, withMetaMembers } from "./splice.js";
 import { idKey, WireTable, type RequestId } from "./wire-table.js";
 
@@ -234,7 +235,10 @@ export class LineTransport implements Transport {
       const o = this.wire.takeOverride(id);
       if (o?.kind === "result") line = resultLine(id, o.meta ? withMetaMembers(o.resultText, o.meta) : o.resultText);
       else if (o?.kind === "error") line = errorLine(id, o.errorText);
-      else line = JSON.stringify(message);
+      else {
+        const precise = "error" in m ? preciseParamsError(m.error as { code: number; message: string }) : undefined;
+        line = JSON.stringify(precise ? { jsonrpc: "2.0", id, error: precise } : message);
+      }
       await this.write(line);
       this.settle(id);
       return;
