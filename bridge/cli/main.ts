@@ -112,9 +112,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function packageVersion(): Promise<string> {
-  const { readFileSync } = await import("node:fs");
-  const url = new URL("../../../package.json", import.meta.url);
-  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
+  const { readFileSync, existsSync } = await import("node:fs");
+  // bridge/cli/main.ts under tsx, dist/bridge/cli/main.js when compiled: walk up to the package root.
+  let dir = new URL("./", import.meta.url);
+  for (let i = 0; i < 4 && !existsSync(new URL("package.json", dir)); i++) dir = new URL("../", dir);
+  return (JSON.parse(readFileSync(new URL("package.json", dir), "utf8")) as { version: string }).version;
 }
 
 /** One-line error text: never a stack, never more than one line. */

@@ -39,3 +39,10 @@ describe("CLI dispatcher", () => {
     expect(out()).toContain("verify");
   });
 });
+
+test("--version prints the package version (also when run from source)", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { io, out } = fakeIo();
+  expect(await main(["--version"], io)).toBe(0);
+  expect(out().trim()).toBe(JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")).version);
+});
