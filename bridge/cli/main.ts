@@ -58,13 +58,40 @@ const USAGE = `usage: evidence-bridge [global flags] [command] [args]
 
 With no command, serves MCP over stdio (what desktop MCP clients launch).
 
-Global flags: --home DIR, --mcp-url URL, --base-url URL, --pack FILE, --timeout-ms N
+Global flags (before or after the command): --home DIR, --mcp-url URL, --base-url URL, --pack FILE,
+  --timeout-ms N
 
 Commands:
 ${[...new Set(Object.keys(COMMANDS))].map((c) => `  ${c}`).join("\n")}
 
 Run 'evidence-bridge COMMAND --help' for a command's usage.
 `;
+
+/**
+ * Global flags may also follow the command (`pack verify --pack FILE`): they are taken out of the command's
+ * arguments (up to a `--`), since no command defines a flag of the same name.
+ */
+function takeGlobalFlags(args: string[], into: Record<string, string>): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--") {
+      kept.push(...args.slice(i));
+      break;
+    }
+    const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
+    if (m === null || !GLOBAL_FLAGS.has(m[1])) {
+      kept.push(arg);
+      continue;
+    }
+    const value = m[2] !== undefined ? m[2] : args[++i];
+    if (value === undefined || (m[2] === undefined && value.startsWith("--"))) {
+      throw new CliError(`--${m[1]}: a value is required`);
+    }
+    into[m[1]] = value;
+  }
+  return kept;
+}
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const globalFlags: Record<string, string> = {};
@@ -102,7 +129,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     throw new CliError(`unknown command: ${rest.slice(0, 2).join(" ")} (see --help)`);
   }
-  const args = rest.slice(key.split(" ").length);
+  const args = takeGlobalFlags(rest.slice(key.split(" ").length), globalFlags);
   const command = await load(key);
   if (args.includes("--help") || args.includes("-h")) {
     io.stdout.write(command.help.endsWith("\n") ? command.help : `${command.help}\n`);

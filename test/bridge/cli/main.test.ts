@@ -46,3 +46,11 @@ test("--version prints the package version (also when run from source)", async (
   expect(await main(["--version"], io)).toBe(0);
   expect(out().trim()).toBe(JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")).version);
 });
+
+test("global flags are accepted after the command too, and not passed to it", async () => {
+  const { io, out } = fakeIo();
+  // pack verify with a missing file named by --pack after the command: the error names that file.
+  await expect(main(["pack", "verify", "--pack", "/nonexistent/pack.json"], io)).rejects.toThrow("/nonexistent/pack.json");
+  await expect(main(["pack", "verify", "--pack"], io)).rejects.toThrow("--pack: a value is required");
+  expect(out()).toBe("");
+});
