@@ -51,7 +51,7 @@ export async function benchCapsuleBuild(): Promise<BenchResult[]> {
   const typical = readFileSync(join(VALID, `${TYPICAL}.json`));
   const home = mkdtempSync(join(tmpdir(), "bench-build-"));
   try {
-    const bin = resolve(repo, "dist", "bridge", "cli", "bin.js");
+    const bin = resolve(repo, "dist", "bundle", "bin.js"); // the published bin (package.json "bin")
     if (existsSync(bin)) {
       const kb = `${(typical.length / 1024).toFixed(1)} KB`;
       const noStore = await measure(() => oneShot(bin, home, typical, ["--no-store"]), { runs: 15, warmup: 2 });

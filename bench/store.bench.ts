@@ -158,7 +158,7 @@ export async function benchStore(): Promise<BenchResult[]> {
     rows.push(atMost("store: list 10,000 rows, sealed index (library)", warmMs, 1000));
     const cliMs = await measure(() => cliList(listHome));
     rows.push(atMost("store: capsule list --json over 10,000 (in process: open store + list + print)", cliMs, 1000));
-    const bin = fileURLToPath(new URL("../bridge/cli/bin.js", import.meta.url));
+    const bin = fileURLToPath(new URL("../bundle/bin.js", import.meta.url)); // the published bin
     if (existsSync(bin)) {
       const procMs = await measure(
         () => {
