@@ -1,6 +1,6 @@
 /**
  * Result shapes shared by the private tools: a structured result whose text content is the same JSON (for clients
- * that show text only), a precise isError result `{status, reason, ...}`, and the bytes of a document argument.
+ * that show text only), a precise isError result, and the bytes of a document argument.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { hasLoneSurrogate } from "../../src/json/value.js";
@@ -11,9 +11,16 @@ export function structuredResult(value: object, isError = false): CallToolResult
   return out;
 }
 
-/** An isError result: `status` is a short machine word (`rejected`, `invalid`, `not_found`, ...), `reason` one line. */
+/** Where an error result's machine-readable details go. */
+export const ERROR_META_KEY = "evidence-bridge/error";
+
+/**
+ * An isError result: the reason as text, and `{status, reason, ...details}` under `_meta` (`status` is a short
+ * machine word: `rejected`, `invalid`, `not_found`, ...). Not as structuredContent: clients validate structured
+ * content against the tool's output schema even on errors (the SDK client does), and these tools have one.
+ */
 export function errorResult(status: string, reason: string, details: Record<string, unknown> = {}): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: reason }], structuredContent: { status, reason, ...details } };
+  return { isError: true, content: [{ type: "text", text: reason }], _meta: { [ERROR_META_KEY]: { status, reason, ...details } } };
 }
 
 const encoder = new TextEncoder();

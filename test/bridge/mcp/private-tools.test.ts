@@ -76,13 +76,13 @@ describeShared("private tools", () => {
       expect(kept.msg.result.structuredContent.message_retained).toBe(true);
       const bad = await s.call("record_assessment", { assessment: exampleAssessment(MULE), message_text: `${exampleMessage(MULE)} ` });
       expect(bad.msg.result.isError).toBe(true);
-      expect(bad.msg.result.structuredContent).toMatchObject({ status: "rejected", rule: "message-hash", path: "assessment.message_sha256" });
+      expect(bad.msg.result._meta["evidence-bridge/error"]).toMatchObject({ status: "rejected", rule: "message-hash", path: "assessment.message_sha256" });
     });
 
     test("retain_message without message_text is refused", async () => {
       const r = await s.call("record_assessment", { assessment: exampleAssessment(MULE), retain_message: true });
       expect(r.msg.result.isError).toBe(true);
-      expect(r.msg.result.structuredContent.status).toBe("rejected");
+      expect(r.msg.result._meta["evidence-bridge/error"].status).toBe("rejected");
     });
 
     test("a rejected assessment is a precise isError result naming path and rule; nothing is stored", async () => {
@@ -90,8 +90,8 @@ describeShared("private tools", () => {
       doc.detector.tier = "SEVERE";
       const r = await s.call("record_assessment", { assessment: JSON.stringify(doc) });
       expect(r.msg.result.isError).toBe(true);
-      expect(r.msg.result.structuredContent.status).toBe("rejected");
-      expect(r.msg.result.structuredContent.reason).toMatch(/^assessment\.detector\.tier: /);
+      expect(r.msg.result._meta["evidence-bridge/error"].status).toBe("rejected");
+      expect(r.msg.result._meta["evidence-bridge/error"].reason).toMatch(/^assessment\.detector\.tier: /);
       const list = await s.call("list_capsules", {});
       expect(list.msg.result.structuredContent.total).toBe(1);
     });
@@ -100,16 +100,16 @@ describeShared("private tools", () => {
       const doc = JSON.parse(exampleAssessment(MULE));
       doc.detector.score = 61;
       const edited = await s.call("record_assessment", { assessment: JSON.stringify(doc) });
-      expect(edited.msg.result.structuredContent.status).toBe("rejected");
+      expect(edited.msg.result._meta["evidence-bridge/error"].status).toBe("rejected");
       const notJson = await s.call("record_assessment", { assessment: "{not json" });
       expect(notJson.msg.result.isError).toBe(true);
-      expect(notJson.msg.result.structuredContent.status).toBe("rejected");
+      expect(notJson.msg.result._meta["evidence-bridge/error"].status).toBe("rejected");
     });
 
     test("an oversized assessment (over 1 MiB) is rejected before parsing", async () => {
       const r = await s.call("record_assessment", { assessment: " ".repeat(1_048_577) });
-      expect(r.msg.result.structuredContent).toMatchObject({ status: "rejected", rule: "size" });
-      expect(r.msg.result.structuredContent.reason).toMatch(/1048577 bytes exceed the 1048576-byte/);
+      expect(r.msg.result._meta["evidence-bridge/error"]).toMatchObject({ status: "rejected", rule: "size" });
+      expect(r.msg.result._meta["evidence-bridge/error"].reason).toMatch(/1048577 bytes exceed the 1048576-byte/);
     });
 
     test("a CLEAN assessment is stored without an outward candidate", async () => {
@@ -152,9 +152,10 @@ describeShared("private tools", () => {
 
     test("not a capsule at all: invalid, with the loader's message", async () => {
       const r = await s.call("verify_capsule", { capsule: "[1, 2]" });
-      expect(r.msg.result.structuredContent).toEqual({ status: "invalid", reason: "capsule envelope must be a JSON object" });
+      expect(r.msg.result._meta["evidence-bridge/error"]).toEqual({ status: "invalid", reason: "capsule envelope must be a JSON object" });
+      expect(r.msg.result.structuredContent).toBeUndefined();
       const dup = await s.call("verify_capsule", { capsule: '{"a": 1, "a": 2}' });
-      expect(dup.msg.result.structuredContent.status).toBe("invalid");
+      expect(dup.msg.result._meta["evidence-bridge/error"].status).toBe("invalid");
     });
 
     test("a stored capsule by id; an unknown id is not_found; both or neither argument is an error", async () => {
@@ -164,7 +165,7 @@ describeShared("private tools", () => {
       expect(r.msg.result.structuredContent.ok).toBe(true);
       expect(r.msg.result.structuredContent.integrity.actual).toBe(id);
       const none = await s.call("verify_capsule", { capsule_sha256: "0".repeat(64) });
-      expect(none.msg.result.structuredContent.status).toBe("not_found");
+      expect(none.msg.result._meta["evidence-bridge/error"].status).toBe("not_found");
       const both = await s.call("verify_capsule", { capsule_sha256: id, capsule: capsuleText() });
       expect(both.msg.result.isError).toBe(true);
       expect(both.msg.result.content[0].text).toMatch(/exactly one of capsule or capsule_sha256/);
@@ -187,7 +188,7 @@ describeShared("private tools", () => {
       const approved = await s.call("list_capsules", { review_status: "APPROVED_FOR_RELEASE" });
       expect(approved.msg.result.structuredContent).toEqual({ rows: [], total: 0, next_cursor: null });
       const bad = await s.call("list_capsules", { cursor: "nonsense" });
-      expect(bad.msg.result.structuredContent.status).toBe("invalid");
+      expect(bad.msg.result._meta["evidence-bridge/error"].status).toBe("invalid");
       const badStatus = await s.call("list_capsules", { review_status: "MAYBE" });
       expect(badStatus.msg.result.isError).toBe(true);
     });
@@ -217,8 +218,8 @@ describeShared("private tools", () => {
 
     test("a malformed signal name is rejected naming its index", async () => {
       const r = await s.call("match_typologies", { text: "hello", signals: ["ok_signal", "Not An Identifier"] });
-      expect(r.msg.result.structuredContent).toMatchObject({ status: "rejected", rule: "identifier" });
-      expect(r.msg.result.structuredContent.reason).toMatch(/signals\[1\]/);
+      expect(r.msg.result._meta["evidence-bridge/error"]).toMatchObject({ status: "rejected", rule: "identifier" });
+      expect(r.msg.result._meta["evidence-bridge/error"].reason).toMatch(/signals\[1\]/);
     });
   });
 
@@ -253,7 +254,7 @@ describe("without a pack", () => {
   test("record_assessment says the pack is not configured; the process keeps serving", async () => {
     const s = await startSession(configFor({ pack: null }));
     const r = await s.call("record_assessment", { assessment: "{}" });
-    expect(r.msg.result.structuredContent).toMatchObject({ status: "unavailable", rule: "not-configured" });
+    expect(r.msg.result._meta["evidence-bridge/error"]).toMatchObject({ status: "unavailable", rule: "not-configured" });
     const list = await s.call("list_capsules", {});
     expect(list.msg.result.structuredContent.total).toBe(0);
     await s.end();
