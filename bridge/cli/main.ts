@@ -32,6 +32,7 @@ const COMMANDS: Record<string, readonly [file: string, name: string]> = {
   "review export": ["review", "exportCmd"],
   "review verify-export": ["review", "verifyExport"],
   doctor: ["doctor", "default"],
+  demo: ["demo", "default"],
   serve: ["serve", "default"],
 };
 
@@ -103,7 +104,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     if (arg === "--version") {
-      io.stdout.write(`${await packageVersion()}\n`);
+      io.stdout.write(`${(await import("../package-info.js")).packageVersion()}\n`);
       return 0;
     }
     const eq = arg.indexOf("=");
@@ -136,14 +137,6 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   return command.run(args, ctx);
-}
-
-async function packageVersion(): Promise<string> {
-  const { readFileSync, existsSync } = await import("node:fs");
-  // bridge/cli/main.ts under tsx, dist/bridge/cli/main.js when compiled: walk up to the package root.
-  let dir = new URL("./", import.meta.url);
-  for (let i = 0; i < 4 && !existsSync(new URL("package.json", dir)); i++) dir = new URL("../", dir);
-  return (JSON.parse(readFileSync(new URL("package.json", dir), "utf8")) as { version: string }).version;
 }
 
 /** One-line error text: never a stack, never more than one line. */
