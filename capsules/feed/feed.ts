@@ -2,12 +2,16 @@
  * `feed` (product.md §5, §8; assessment-v1 §7.3 F1): the outward candidate of every stored capsule as JSONL,
  * one canonical candidate + LF per line, in the stable order of order.ts.
  *
- * All or nothing: every line is built into a {@link LineSpool} first; the caller writes the spool only when this
- * returns, so a failure leaves stdout empty. A failure is a {@link FeedError} naming the capsule: a sealed file
- * that cannot be read, authenticated or matched to its id, or any unexpected fault while deriving. A capsule
+ * All or nothing: every line is built into a {@link LineSpool} first; the caller writes the spool only when the
+ * feed is complete, so a failure leaves stdout empty. A failure is a {@link FeedError} naming the capsule: a sealed
+ * file that cannot be read, authenticated or matched to its id, or any unexpected fault while deriving. A capsule
  * that yields no candidate by policy is not a failure: CLEAN assessments are `excluded` (unless `includeClean`),
  * and capsules whose candidate the hardening or the leak guard refused are `withheld`, each with its reason
- * (paths and rules only, never a value). Capsules are processed one at a time; only outward lines are kept.
+ * (paths and rules only, never a value). Only outward lines are kept; plaintext capsules live in memory for the
+ * duration of one derivation.
+ *
+ * {@link buildFeed} works through the store in this thread; parallel.ts spreads the same per-capsule step over
+ * worker threads for large stores. Both produce identical outcomes.
  */
 import type { IntelligencePack } from "../../src/pack/types.js";
 import type { SealedStore } from "../store/store.js";
@@ -35,49 +39,100 @@ export interface FeedOutcome {
   emitted: number;
   /** CLEAN assessments left out by policy (rule 7). */
   excludedClean: number;
+  /** Sorted by capsule id. */
   withheld: WithheldEntry[];
+  /** Worker threads used (0: this thread only). */
+  workers: number;
 }
+
+/** What one capsule contributes to the feed. */
+export type FeedItem =
+  | { status: "emitted"; key: string; line: Uint8Array }
+  | { status: "excluded" }
+  | { status: "withheld"; reason: string };
 
 const NEWLINE = 0x0a;
 
+/** The feed item of stored capsule `id`; store failures and faults become a {@link FeedError} naming it. */
+export function feedItem(store: SealedStore, id: string, pack: IntelligencePack, view: CandidateView): FeedItem {
+  let result;
+  try {
+    result = deriveStoredCandidate(store, id, pack, view);
+  } catch (e) {
+    throw new FeedError(id, `capsule ${id}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (result.status === "emitted") {
+    const line = new Uint8Array(result.bytes.length + 1);
+    line.set(result.bytes);
+    line[result.bytes.length] = NEWLINE;
+    return { status: "emitted", key: feedOrderKey(result.candidate), line };
+  }
+  return result.status === "excluded" ? { status: "excluded" } : { status: "withheld", reason: result.reason };
+}
+
+/** Gathers feed items into the spool and the counts. */
+export class FeedCollector {
+  readonly outcome: FeedOutcome;
+  private done = 0;
+
+  constructor(
+    total: number,
+    private readonly opts: Pick<FeedOptions, "spool" | "onProgress">,
+    workers = 0,
+  ) {
+    this.outcome = { spool: new LineSpool(opts.spool), total, emitted: 0, excludedClean: 0, withheld: [], workers };
+  }
+
+  add(id: string, item: FeedItem): void {
+    const o = this.outcome;
+    if (item.status === "emitted") {
+      try {
+        o.spool.add(item.key, item.line);
+      } catch (e) {
+        throw new FeedError(id, `capsule ${id}: cannot buffer the feed line: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+      o.emitted++;
+    } else if (item.status === "excluded") {
+      o.excludedClean++;
+    } else {
+      o.withheld.push({ capsule_sha256: id, reason: item.reason });
+    }
+    this.opts.onProgress?.(++this.done, o.total);
+  }
+
+  finish(): FeedOutcome {
+    this.outcome.withheld.sort((a, b) => (a.capsule_sha256 < b.capsule_sha256 ? -1 : 1));
+    return this.outcome;
+  }
+
+  /** Drops the buffered lines (after a failure). */
+  abandon(): void {
+    this.outcome.spool.dispose();
+  }
+}
+
+/** The ids to feed, in id order; a listing failure is a {@link FeedError}. */
+export function feedIds(store: SealedStore | undefined): string[] {
+  if (store === undefined) return [];
+  try {
+    return store.capsuleIds();
+  } catch (e) {
+    throw new FeedError(undefined, `cannot list the store: ${(e as Error).message}`);
+  }
+}
+
 /**
- * Builds the feed over every capsule of `store` (none when `store` is undefined: no store yet). On failure the
- * spool is disposed and a {@link FeedError} names the capsule.
+ * Builds the feed over every capsule of `store` (none when `store` is undefined: no store yet), in this thread.
+ * On failure the buffered lines are dropped and a {@link FeedError} names the capsule.
  */
 export function buildFeed(store: SealedStore | undefined, pack: IntelligencePack, opts: FeedOptions): FeedOutcome {
-  const spool = new LineSpool(opts.spool);
-  const outcome: FeedOutcome = { spool, total: 0, emitted: 0, excludedClean: 0, withheld: [] };
+  const ids = feedIds(store);
+  const collector = new FeedCollector(ids.length, opts);
   try {
-    const ids = store === undefined ? [] : store.capsuleIds();
-    outcome.total = ids.length;
-    ids.forEach((id, i) => {
-      let result;
-      try {
-        result = deriveStoredCandidate(store!, id, pack, opts);
-      } catch (e) {
-        throw new FeedError(id, `capsule ${id}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      if (result.status === "emitted") {
-        const line = new Uint8Array(result.bytes.length + 1);
-        line.set(result.bytes);
-        line[result.bytes.length] = NEWLINE;
-        try {
-          spool.add(feedOrderKey(result.candidate), line);
-        } catch (e) {
-          throw new FeedError(id, `capsule ${id}: cannot buffer the feed line: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-        }
-        outcome.emitted++;
-      } else if (result.status === "excluded") {
-        outcome.excludedClean++;
-      } else {
-        outcome.withheld.push({ capsule_sha256: id, reason: result.reason });
-      }
-      opts.onProgress?.(i + 1, ids.length);
-    });
-    return outcome;
+    for (const id of ids) collector.add(id, feedItem(store!, id, pack, opts));
+    return collector.finish();
   } catch (e) {
-    spool.dispose();
-    if (e instanceof FeedError) throw e;
-    throw new FeedError(undefined, `cannot list the store: ${(e as Error).message}`);
+    collector.abandon();
+    throw e;
   }
 }

@@ -2,7 +2,7 @@
  * `feed [--include-typology-matches] [--include-clean] [--json-errors]` (product.md §5, §8; assessment-v1 §7.3):
  * JSONL outward candidates of every stored capsule, all or nothing. The library part is capsules/feed/.
  */
-import { buildFeed, FeedError, feedSummaryJson, feedSummaryLines, type FeedOutcome } from "../../../capsules/feed/index.js";
+import { runFeed, FeedError, feedSummaryJson, feedSummaryLines, type FeedOutcome } from "../../../capsules/feed/index.js";
 import { StoreError } from "../../../capsules/store/errors.js";
 import { openStore, type SealedStore } from "../../../capsules/store/store.js";
 import { PackError } from "../../../src/pack/errors.js";
@@ -26,7 +26,8 @@ Order: by created_at (already truncated to the hour, UTC), oldest first, then by
   --json-errors               report withheld capsules and errors on stderr as one JSON object
 
 All or nothing: every line is built (in memory, spilling to a private temporary file for large stores) before
-anything is printed; on any error nothing is printed. Capsules whose candidate is withheld (hardening or leak
+anything is printed; on any error nothing is printed. Large stores are processed by worker threads (one per
+core, at most 4); the output does not depend on it. Capsules whose candidate is withheld (hardening or leak
 guard) produce no line; stderr says how many and why (rules and paths only, never values). Progress is shown
 on stderr when it is a terminal.
 
@@ -34,10 +35,10 @@ Exit status: 0 every capsule yielded a line or was excluded as CLEAN; 1 the feed
 candidates were withheld; 2 error (nothing on stdout; stderr names the capsule).
 `;
 
-function loadPack(ctx: CliContext): IntelligencePack {
+function loadPack(ctx: CliContext): { file: string; pack: IntelligencePack } {
   const config = configFrom(ctx);
   try {
-    return loadConfiguredPack(config).pack;
+    return loadConfiguredPack(config);
   } catch (e) {
     if (e instanceof PackError) throw new FeedError(undefined, e.rule === "not-configured" ? e.detail : `intelligence pack: ${e.message}`);
     throw e;
@@ -79,9 +80,10 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   const progress = progressReporter(ctx);
   let outcome: FeedOutcome;
   try {
-    const pack = loadPack(ctx);
+    const { file, pack } = loadPack(ctx);
     const store = await openIfAny(ctx);
-    outcome = buildFeed(store, pack, {
+    outcome = await runFeed(store, pack, {
+      packFile: file,
       includeTypologyMatches: flags["include-typology-matches"] === true,
       includeClean: flags["include-clean"] === true,
       onProgress: progress.tick,

@@ -1,0 +1,117 @@
+/**
+ * `feed` over 4,000 stored capsules (product.md §11: ≤ 3 s; the reference feed takes about 30 s over as many
+ * plaintext capsules). Synthetic but valid assessment capsules: example 03 of ../shared with varied `created_at`
+ * (and so recomputed `assessment_id`s and distinct capsule ids), built with the project's adapter and sealed into a
+ * temporary store. Timed: the whole `feed` command in process (store and pack loading, unsealing, candidate
+ * derivation with every hardening rule and the leak guard, the all-or-nothing buffer, output to a null sink).
+ * Skipped with a note when ../shared (or EVIDENCE_BRIDGE_PACK) is missing.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { Readable, Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { assessmentContent, REFERENCE_PRODUCER } from "../capsules/assessment/adapter.js";
+import { computeAssessmentId } from "../capsules/assessment/assessment-id.js";
+import { pythonJsonText } from "../capsules/assessment/json-text.js";
+import type { Assessment } from "../capsules/assessment/types.js";
+import { buildCapsule } from "../capsules/capsule/build.js";
+import { openOrCreateStore } from "../capsules/store/store.js";
+import { main } from "../bridge/cli/main.js";
+import { canonicalText } from "../src/json/canonical.js";
+import { parseStrictJson } from "../src/json/parse.js";
+import type { JsonObject } from "../src/json/value.js";
+import { atMost, measure, peakRssMb, type BenchResult } from "./harness.js";
+
+const CAPSULES = 4000;
+const TARGET_MS = 3000;
+const EXAMPLE = "03-usdt-inr-kitchen-sink-iocs.json";
+
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+function sharedData(...parts: string[]): string {
+  return resolve(repoRoot(), "..", "shared", "data", ...parts);
+}
+
+/** `2026-08-20T09:21:03.300009Z` plus `i` times 97 seconds, keeping the microsecond form of the producer. */
+function createdAt(i: number): string {
+  const t = new Date(Date.UTC(2026, 7, 20, 9, 21, 3) + i * 97_000).toISOString();
+  return `${t.slice(0, 19)}.${String(300009 + i).padStart(6, "0").slice(-6)}Z`;
+}
+
+/** The capsule file bytes (canonical envelope + LF) and id of synthetic capsule `i`. */
+function syntheticCapsule(template: JsonObject, i: number): { bytes: Uint8Array; id: string } {
+  const doc = new Map(template);
+  doc.set("created_at", createdAt(i));
+  doc.set("assessment_id", computeAssessmentId(doc));
+  const text = pythonJsonText(doc);
+  const bytes = new TextEncoder().encode(text);
+  const capsule = buildCapsule(assessmentContent(bytes, JSON.parse(text) as Assessment, REFERENCE_PRODUCER));
+  const file = `${canonicalText({ attestations: capsule.attestations, content: capsule.content, content_sha256: capsule.content_sha256 }, "capsule")}\n`;
+  return { bytes: new TextEncoder().encode(file), id: capsule.content_sha256 };
+}
+
+function nullSink(): { stream: Writable; bytes: () => number; lines: () => number } {
+  let bytes = 0;
+  let lines = 0;
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      bytes += chunk.length;
+      for (const b of chunk) if (b === 0x0a) lines++;
+      cb();
+    },
+  });
+  return { stream, bytes: () => bytes, lines: () => lines };
+}
+
+export async function benchFeed(): Promise<BenchResult[]> {
+  const packFile = process.env.EVIDENCE_BRIDGE_PACK ?? sharedData("intelligence-pack", "intelligence-pack-v1.json");
+  const example = sharedData("bridge-examples", "valid", EXAMPLE);
+  if (!existsSync(packFile) || !existsSync(example)) {
+    process.stderr.write("bench feed: ../shared/data (pack and example assessment) not found; skipped\n");
+    return [];
+  }
+  const template = parseStrictJson(readFileSync(example)) as JsonObject;
+  const home = mkdtempSync(join(tmpdir(), "eb-bench-feed-"));
+  try {
+    const store = await openOrCreateStore({ home, passphrase: undefined });
+    for (let start = 0; start < CAPSULES; start += 500) {
+      const batch = [];
+      for (let i = start; i < Math.min(CAPSULES, start + 500); i++) {
+        const c = syntheticCapsule(template, i);
+        batch.push({ bytes: c.bytes, contentSha256: c.id });
+      }
+      store.putCapsules(batch);
+    }
+    let last = { code: -1, bytes: 0, lines: 0, stderr: "" };
+    const runFeed = async () => {
+      const out = nullSink();
+      const err: Buffer[] = [];
+      const stderr = new Writable({
+        write(c, _e, cb) {
+          err.push(Buffer.from(c));
+          cb();
+        },
+      });
+      const code = await main(["--home", home, "--pack", packFile, "feed"], { stdin: Readable.from([]), stdout: out.stream, stderr, env: {} });
+      last = { code, bytes: out.bytes(), lines: out.lines(), stderr: Buffer.concat(err).toString("utf8") };
+    };
+    const median = await measure(runFeed, { runs: 5, warmup: 1 });
+    if (last.code !== 0 || last.lines !== CAPSULES) {
+      throw new Error(`bench feed: expected ${CAPSULES} lines and exit 0, got ${last.lines} lines, exit ${last.code}: ${last.stderr.slice(0, 500)}`);
+    }
+    return [
+      atMost(`feed over ${CAPSULES} stored capsules (CLI in process)`, median, TARGET_MS, {
+        "capsules/s": Math.round(CAPSULES / (median / 1000)),
+        "output MB": Math.round((last.bytes / 1_048_576) * 10) / 10,
+        "peak RSS MB": peakRssMb(),
+      }),
+    ];
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
