@@ -1,0 +1,126 @@
+/**
+ * `evidence-bridge doctor`: what this installation would do, checked without changing anything: configuration,
+ * data directory and key permissions, the intelligence pack, upstream reachability and schema drift. Prints paths,
+ * fingerprints, digests and counts only; never a key, a passphrase or anything from the sealed store.
+ */
+import { statSync } from "node:fs";
+import { describeKeys } from "../../../src/crypto/keys.js";
+import { configuredPackPath, loadPackFile } from "../../../src/pack/file.js";
+import type { Config } from "../../../src/config.js";
+import { formatDrift } from "../../upstream/schema-drift.js";
+import { parseFlags } from "../args.js";
+import { configFrom } from "../config.js";
+import type { CliCommand, CliContext } from "../context.js";
+
+const help = `usage: evidence-bridge doctor [--json]
+
+Checks the configuration (flags over environment over defaults), the data directory and key files (modes and
+fingerprints), the intelligence pack (version, digest), and, when --mcp-url is configured, that the hosted tool
+server answers initialize and tools/list, reporting schema drift against the pinned tool schemas.
+Never prints secrets. Exit 0 when no check failed, 1 otherwise ("not configured" is not a failure).
+
+  --json    print the checks as JSON
+`;
+
+type Status = "ok" | "warn" | "fail" | "not-configured";
+interface Check {
+  check: string;
+  status: Status;
+  detail: string[];
+}
+
+function mode(path: string): string | undefined {
+  try {
+    return (statSync(path).mode & 0o777).toString(8).padStart(4, "0");
+  } catch {
+    return undefined;
+  }
+}
+
+function configuration(config: Config): Check {
+  return {
+    check: "configuration",
+    status: "ok",
+    detail: [
+      `data directory   ${config.home}`,
+      `hosted server    ${config.mcpUrl ?? "not configured (public tools answer 'not configured')"}`,
+      `published base   ${config.baseUrl ?? "not configured"}`,
+      `pack file        ${config.packFile ?? "default (intelligence-pack-v1.json in the data directory)"}`,
+      `timeout          ${config.timeoutMs} ms`,
+      `passphrase mode  ${config.passphrase !== undefined ? "EVIDENCE_BRIDGE_PASSPHRASE is set" : "off (key files)"}`,
+    ],
+  };
+}
+
+async function keys(config: Config): Promise<Check> {
+  const dirMode = mode(config.home);
+  if (dirMode === undefined) {
+    return { check: "data directory and keys", status: "not-configured", detail: [`${config.home} does not exist yet (created by 'keys init' or the first 'capsule build')`] };
+  }
+  const detail = [`${config.home} mode ${dirMode}${dirMode === "0700" ? "" : " (expected 0700)"}`];
+  try {
+    const d = await describeKeys(config.home, config.passphrase);
+    if (d === undefined) return { check: "data directory and keys", status: "not-configured", detail: [...detail, "no keys yet"] };
+    detail.push(`mode ${d.mode}`);
+    for (const k of [d.storeKey, d.signingKey]) detail.push(`${k.fingerprint}  ${k.path} mode ${mode(k.path) ?? "?"}`);
+    return { check: "data directory and keys", status: dirMode === "0700" ? "ok" : "warn", detail };
+  } catch (e) {
+    return { check: "data directory and keys", status: "fail", detail: [...detail, (e as Error).message] };
+  }
+}
+
+function pack(config: Config): Check {
+  const file = configuredPackPath(config);
+  if (file === undefined) return { check: "intelligence pack", status: "not-configured", detail: ["no pack configured (--pack FILE, EVIDENCE_BRIDGE_PACK, or intelligence-pack-v1.json in the data directory)"] };
+  try {
+    const p = loadPackFile(file);
+    return {
+      check: "intelligence pack",
+      status: p.warnings.length > 0 ? "warn" : "ok",
+      detail: [`${file}`, `version ${p.version}, sha256 ${p.sha256}`, `${p.sources.length} sources, ${p.typologies.length} typologies`, ...p.warnings],
+    };
+  } catch (e) {
+    return { check: "intelligence pack", status: "fail", detail: [file, (e as Error).message] };
+  }
+}
+
+async function upstream(config: Config): Promise<Check> {
+  if (config.mcpUrl === undefined) return { check: "hosted tool server", status: "not-configured", detail: ["no --mcp-url / EVIDENCE_BRIDGE_MCP_URL"] };
+  const { HostedClient } = await import("../../upstream/hosted-client.js");
+  const client = new HostedClient({ mcpUrl: config.mcpUrl, timeoutMs: Math.min(config.timeoutMs, 15_000), diagnostics: () => {} });
+  try {
+    const outcome = await client.discover();
+    if (!outcome.ok) return { check: "hosted tool server", status: "fail", detail: [config.mcpUrl, `unreachable: ${outcome.reason}`] };
+    const d = outcome.discovery;
+    const drift = formatDrift(d.drift);
+    return {
+      check: "hosted tool server",
+      status: d.drift.drifted ? "warn" : "ok",
+      detail: [
+        config.mcpUrl,
+        `protocol ${d.protocolVersion ?? "(other)"}, ${d.exposed.size} of 7 public tools exposed`,
+        ...d.ignored.map((t) => `ignored upstream tool ${t.name}: ${t.reason}`),
+        ...(drift.length > 0 ? drift : ["no schema drift against the pinned schemas"]),
+      ],
+    };
+  } finally {
+    client.close();
+  }
+}
+
+async function run(args: string[], ctx: CliContext): Promise<number> {
+  const { flags } = parseFlags(args, { json: { type: "boolean" } }, false);
+  const config = configFrom(ctx);
+  const checks = [configuration(config), await keys(config), pack(config), await upstream(config)];
+  if (flags.json === true) ctx.io.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
+  else {
+    for (const c of checks) {
+      ctx.io.stdout.write(`[${c.status}] ${c.check}\n`);
+      for (const line of c.detail) ctx.io.stdout.write(`    ${line}\n`);
+    }
+  }
+  return checks.some((c) => c.status === "fail") ? 1 : 0;
+}
+
+const command: CliCommand = { help, run };
+export default command;
