@@ -12,8 +12,17 @@ import { loadCapsuleBytes } from "../../../capsules/capsule/load.js";
 import { describeShared } from "../../helpers/shared.js";
 import { c, clone, getAt, setAt, vector, verify } from "./helpers.js";
 
+/** Loose shape of test content: arrays whose items the tests edit freely. */
+type Item = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+interface TestContent {
+  artifacts: Item[];
+  claims: Item[];
+  derivations: Item[];
+  [key: string]: unknown;
+}
+
 /** A minimal valid content with one inline artifact, as plain JS values. */
-function plainContent(bytes: Buffer, extra: Record<string, unknown> = {}) {
+function plainContent(bytes: Buffer, extra: Record<string, unknown> = {}): TestContent {
   return {
     spec_version: "palimpsest-evidence-capsule/v1",
     canonicalization: "palimpsest-json-sorted-utf8-v1",

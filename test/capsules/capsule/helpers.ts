@@ -108,6 +108,9 @@ export function schemaFailedSections(r: VerificationReport): boolean {
 /** Deep copy of a value-model value (Maps and arrays are copied, scalars shared). */
 export function clone<T extends JsonValue>(v: T): T {
   if (Array.isArray(v)) return v.map((x) => clone(x)) as T;
-  if (v instanceof Map) return new Map([...v].map(([k, x]) => [k, clone(x)])) as T;
+  if (v instanceof Map) {
+    const m = v as Map<string, JsonValue>;
+    return new Map([...m].map(([k, x]) => [k, clone(x)])) as unknown as T;
+  }
   return v;
 }
