@@ -7,6 +7,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Config } from "../../src/config.js";
 import type { HostedClient } from "../upstream/hosted-client.js";
 import type { Agents } from "../upstream/http-transport.js";
+import { PINNED_TOOLS, PUBLIC_TOOL_NAMES } from "../upstream/pinned-tools.js";
 import type { PublishedFiles } from "../upstream/published-files.js";
 import { EgressValues } from "./egress-values.js";
 import { PrivateState } from "./private-state.js";
@@ -95,6 +96,20 @@ export function createBridgeServer(config: Config, opts: BridgeServerOptions): B
   registerPublicTools(mcp, { hosted, wire, egress, timeoutMs: config.timeoutMs });
   registerResources(mcp, { published, state });
 
+  // tools/list_changed after a discovery that changed the public list, once the client has finished initializing.
+  let clientReady = false;
+  let changePending = false;
+  const announceChange = () => {
+    if (clientReady && changePending && mcp.isConnected()) {
+      changePending = false;
+      mcp.sendToolListChanged();
+    }
+  };
+  mcp.server.oninitialized = () => {
+    clientReady = true;
+    announceChange();
+  };
+
   let discovery: Promise<unknown> | undefined;
   const waitMs = opts.discoveryWaitMs ?? DISCOVERY_WAIT_MS;
   installToolList(mcp, PRIVATE_TOOLS, async () => {
@@ -115,7 +130,16 @@ export function createBridgeServer(config: Config, opts: BridgeServerOptions): B
     startDiscovery() {
       if (!hosted || discovery) return;
       discovery = hosted()
-        .then((c) => c.discover())
+        .then(async (c) => {
+          await c.discover();
+          // Clients that listed the pinned tools before discovery finished learn that the list changed.
+          const names = c.listTools().map((t) => `${t.name}\u0000${t.title}\u0000${t.description}`);
+          const pinned = PUBLIC_TOOL_NAMES.map((n) => `${n}\u0000${PINNED_TOOLS[n].title}\u0000${PINNED_TOOLS[n].description}`);
+          if (names.join("\n") !== pinned.join("\n")) {
+            changePending = true;
+            announceChange();
+          }
+        })
         .catch((e: Error) => diagnostics(`tool discovery failed: ${safeErrorLine(e)}`));
     },
     async close() {

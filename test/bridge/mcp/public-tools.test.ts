@@ -94,6 +94,19 @@ describeShared("proxied public tools against the double", () => {
     expect(toolCalls(d).length).toBe(before);
   });
 
+  test("arguments above the hosted server's 262,144-byte request limit are refused locally", async () => {
+    const before = toolCalls(d).length;
+    const r = await s.call("get_signal", { name: "x".repeat(300_000) });
+    expect(r.msg.result.isError).toBe(true);
+    expect(r.msg.result.structuredContent).toEqual({ status: "refused", reason: expect.stringMatching(/262144-byte request limit/) });
+    expect(toolCalls(d).length).toBe(before);
+  });
+
+  test("a discovery that changes the public list is announced with notifications/tools/list_changed", async () => {
+    // The double's descriptions differ from the pinned ones, so the start-up discovery changed the list.
+    expect(s.lines.some((l) => JSON.parse(l).method === "notifications/tools/list_changed")).toBe(true);
+  });
+
   test("research_catalog (1.9.3) is proxied", async () => {
     const r = await s.call("research_catalog", { offset: 0, limit: 2 });
     expect(r.msg.result.isError).toBe(false);
