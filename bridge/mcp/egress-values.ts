@@ -3,6 +3,7 @@
  * capsule in the private store, read once per capsule and kept in memory for the life of the process (never
  * written anywhere). Refreshed before every public tool call; a store that cannot be read refuses the call.
  */
+import { statSync } from "node:fs";
 import type { JsonObject } from "../../src/json/value.js";
 import type { PrivateState } from "./private-state.js";
 
@@ -11,6 +12,8 @@ export type EgressReadiness = { ok: true } | { ok: false; reason: string };
 export class EgressValues {
   private readonly known = new Map<string, string[]>();
   private flat: string[] = [];
+  /** Modification time of the capsules directory at the last complete refresh (a new capsule changes it). */
+  private seenMtimeNs: bigint | undefined;
 
   constructor(private readonly state: PrivateState) {}
 
@@ -36,8 +39,12 @@ export class EgressValues {
     try {
       const store = await this.state.existingStore();
       if (!store) return { ok: true };
+      // Read before listing: a capsule linked in after this stat changes the time again and is read next time.
+      const mtime = statSync(store.layout.capsules, { bigint: true, throwIfNoEntry: false })?.mtimeNs;
+      if (mtime !== undefined && mtime === this.seenMtimeNs) return { ok: true };
       const { collectStorePrivateValues } = await import("../../capsules/store/private-values.js");
       if (collectStorePrivateValues(store, this.known).length > 0) this.rebuild();
+      this.seenMtimeNs = mtime;
       return { ok: true };
     } catch (e) {
       return {

@@ -11,7 +11,9 @@ import { CALM_SENTENCE } from "../../../bridge/upstream/unavailable.js";
 import { startHostedDouble, type HostedDouble } from "../../double/hosted-server.js";
 import { RecordedData } from "../../double/recorded.js";
 import { describeShared } from "../../helpers/shared.js";
-import { configFor, exampleAssessment, removeTempHomes, Session, startSession } from "./session.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { configFor, EXAMPLES, exampleAssessment, removeTempHomes, Session, startSession, tempHome } from "./session.js";
 
 afterAll(removeTempHomes);
 
@@ -38,11 +40,13 @@ describeShared("proxied public tools against the double", () => {
   let d: HostedDouble;
   let s: Session;
   let data: RecordedData;
+  let home: string;
   beforeAll(async () => {
     d = await startHostedDouble({ toolset: "current" });
     data = new RecordedData();
     // A long per-call timeout: the cancellation test must see the upstream request aborted by the cancel itself.
-    s = await startSession(configFor({ mcpUrl: d.url, baseUrl: d.baseUrl, timeoutMs: 60_000 }));
+    home = tempHome();
+    s = await startSession(configFor({ home, mcpUrl: d.url, baseUrl: d.baseUrl, timeoutMs: 60_000 }));
     await s.request("tools/list"); // waits for the start-up discovery
   });
   afterEach(async () => {
@@ -147,6 +151,17 @@ describeShared("proxied public tools against the double", () => {
     const hash = JSON.parse(exampleAssessment("01-mule-account-rental-hinglish")).message_sha256 as string;
     const viaMeta = await s.request("tools/call", { name: "list_signals", arguments: {}, _meta: { note: hash } });
     expect(viaMeta.msg.result.structuredContent.status).toBe("refused");
+    expect(toolCalls(d).length).toBe(before);
+  });
+
+  test("egress guard: a capsule sealed by another process after the last call is guarded on the next one", async () => {
+    const { openOrCreateStore } = await import("../../../capsules/store/store.js");
+    const capsule = readFileSync(join(EXAMPLES, "03-usdt-inr-kitchen-sink-iocs.capsule.json"));
+    const store = await openOrCreateStore({ home, passphrase: undefined });
+    store.putCapsule(capsule, JSON.parse(capsule.toString("utf8")).content_sha256);
+    const before = toolCalls(d).length;
+    const r = await s.call("get_newsroom", { view: "wire", status: "ops@USDT-desk.example" });
+    expect(r.msg.result.structuredContent.status).toBe("refused");
     expect(toolCalls(d).length).toBe(before);
   });
 });
