@@ -3,7 +3,9 @@
  * older than any source file (`npm test` builds first, so this is for running the tests on their own).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "../../helpers/shared.js";
 
@@ -27,13 +29,41 @@ function stale(): boolean {
   return ["bridge", "capsules", "src"].some((d) => newestSource(join(repoRoot, d)) > built);
 }
 
-/** Builds dist when needed. Type errors elsewhere in the tree do not stop tsc from emitting. */
+const LOCK = join(tmpdir(), `eb-build-${createHash("sha256").update(repoRoot).digest("hex").slice(0, 12)}.lock`);
+const LOCK_WAIT_MS = 170_000;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Builds dist when needed. Test files run in parallel workers, so one build at a time (a lock directory); a
+ * worker that waited re-checks before building. Type errors elsewhere in the tree do not stop tsc from emitting.
+ */
 export function ensureBuilt(): void {
   if (!stale()) return;
+  const start = Date.now();
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch {
+      // A lock left by a killed run (older than any build takes) is removed.
+      const age = Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 2 * LOCK_WAIT_MS) rmdirSync(LOCK);
+      else if (Date.now() - start > LOCK_WAIT_MS) throw new Error(`waited too long for the build lock ${LOCK}`);
+      else sleepSync(200);
+    }
+  }
   try {
-    execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(repoRoot, "tsconfig.json")], { cwd: repoRoot, stdio: "pipe" });
-  } catch {
-    // tsc exits non-zero on any type error in the tree but still writes dist; the check below decides.
+    if (!stale()) return;
+    try {
+      execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(repoRoot, "tsconfig.json")], { cwd: repoRoot, stdio: "pipe" });
+    } catch {
+      // tsc exits non-zero on any type error in the tree but still writes dist; the check below decides.
+    }
+  } finally {
+    rmdirSync(LOCK);
   }
   if (!MARKERS.every(existsSync)) throw new Error("the build did not produce dist/bridge/cli/bin.js");
 }
