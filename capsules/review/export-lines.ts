@@ -67,12 +67,18 @@ function exportOne(store: SealedStore, pack: IntelligencePack, record: ReviewRec
 }
 
 /** Builds every export line, or throws {@link ReviewError} `export-refused` naming each refused capsule. */
-export function buildExport(store: SealedStore | undefined, pack: IntelligencePack, log: LogVerification): ExportOutcome {
+export function buildExport(
+  store: SealedStore | undefined,
+  pack: IntelligencePack,
+  log: LogVerification,
+  onProgress?: (done: number, total: number) => void,
+): ExportOutcome {
   if (!log.ok) throw new ReviewError("broken-log", `the review log ${log.path} does not verify: ${log.error}; nothing was exported`);
   const approved = log.state.latestPerCapsule().filter((e) => e.record.decision === "APPROVED_FOR_RELEASE");
   const out: ExportOutcome = { lines: [], exported: [] };
   const refusals: ExportRefusal[] = [];
-  for (const { record } of approved) {
+  for (const [i, { record }] of approved.entries()) {
+    onProgress?.(i, approved.length);
     const result =
       store === undefined ? { refusal: "the capsule is no longer in the store (there is no store)" } : exportOne(store, pack, record);
     if ("refusal" in result) {
@@ -86,6 +92,7 @@ export function buildExport(store: SealedStore | undefined, pack: IntelligencePa
     out.lines.push(line);
     out.exported.push({ capsule_sha256: record.capsule_sha256, candidate_sha256: record.candidate_sha256, seq: record.seq, reviewer: record.reviewer.name });
   }
+  onProgress?.(approved.length, approved.length);
   if (refusals.length > 0) {
     const named = refusals.map((r) => `capsule ${r.capsule_sha256} (approved in record #${r.seq}): ${r.reason}`).join("; ");
     throw new ReviewError(

@@ -111,7 +111,7 @@ function progress(ctx: CliContext, label: string): { tick: (done: number, total:
   return {
     tick(done, total) {
       if (done !== total && done % 100 !== 0) return;
-      ctx.io.stderr.write(`\r\x1b[K${label}: ${done}/${total} capsules`);
+      ctx.io.stderr.write(`\r\x1b[K${label}: ${done}/${total}`);
       shown = true;
     },
     clear() {
@@ -471,7 +471,13 @@ export, naming each refused capsule. Nothing is sent anywhere; recipients check 
       const config = configFrom(ctx);
       const log = loadReviewLog(config.home);
       const store = await openExisting(ctx, "review export");
-      const result = buildExport(store, pack, log);
+      const p = progress(ctx, "review export");
+      let result;
+      try {
+        result = buildExport(store, pack, log, (done, total) => p.tick(done, total));
+      } finally {
+        p.clear();
+      }
       const bytes = Buffer.concat(result.lines.map((l) => Buffer.from(l.buffer, l.byteOffset, l.length)));
       let created: "created" | "exists";
       try {

@@ -187,6 +187,17 @@ describeShared("review commands", () => {
     );
   });
 
+  test("list and export show progress on stderr only when it is a terminal", async () => {
+    const list = await cli(["--home", home, "--pack", PACK_FILE, "review", "list"], { stderrTTY: true });
+    expect(list.code).toBe(0);
+    expect(list.stderr).toBe("\r\x1b[Kreview list: 10/10\r\x1b[K");
+    const out = join(outDir, "progress.jsonl");
+    const r = await cli(["--home", home, "--pack", PACK_FILE, "review", "export", "--out", out], { stderrTTY: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("\r\x1b[Kreview export: 0/3\r\x1b[Kreview export: 3/3\r\x1b[K");
+    expect((await eb("review", "export", "--out", join(outDir, "quiet.jsonl"))).stderr).toBe("");
+  });
+
   test("after the pack changes, approved candidates no longer match: list shows them back in review and export refuses, naming them", async () => {
     const changedPack = join(outDir, "pack-changed.json");
     writeFileSync(changedPack, Buffer.concat([readFileSync(PACK_FILE), Buffer.from("\n")]));
