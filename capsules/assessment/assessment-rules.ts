@@ -4,7 +4,7 @@
  * first issue (path relative to that object) or undefined. Pack-dependent recomputation (§4.10) is not here.
  */
 import { SUBMITTED_MESSAGE_GROUP } from "../../src/pack/vocabulary.js";
-import type { Issue } from "./shape.js";
+import type { Issue } from "../../src/json/shape.js";
 import type { Assessment, Collection, Detector, Hypothesis, ExternalObservation, ThreatAssessment, ThreatFinding } from "./types.js";
 import {
   DETECTOR_TIER_MIN_SCORE,

@@ -1,7 +1,8 @@
 /**
  * The one definition of `scamshield-provenance/v1` as emitted by the reference producer (assessment-v1 §2):
  * closed objects at every level, closed vocabularies, integer-only scores, the hardened field rules.
- * Interpreted by `shape-check.ts` (fast path) and compiled to zod by `schema.ts`.
+ * Written with the assessment dialect (`assessment-dialect.ts`); interpreted by `src/json/shape-check.ts` (fast path,
+ * `parse-assessment.ts`) and compiled to zod by `schema.ts`.
  */
 import {
   array,
@@ -17,7 +18,7 @@ import {
   str,
   tuple,
   type Shape,
-} from "./shape.js";
+} from "./assessment-dialect.js";
 import {
   collectionIsCoherent,
   detectorTierMatchesScore,

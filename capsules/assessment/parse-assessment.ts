@@ -4,10 +4,10 @@
  */
 import { JsonLoadError, parseStrictJson } from "../../src/json/parse.js";
 import { kindOf, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import { checkShape, ShapeViolation } from "../../src/json/shape-check.js";
+import { ASSESSMENT_DIALECT, assessmentPath, SAFE_KEY } from "./assessment-dialect.js";
 import { ASSESSMENT_SHAPE } from "./assessment-shape.js";
 import { AssessmentError } from "./errors.js";
-import { SAFE_KEY } from "./shape.js";
-import { checkShape } from "./shape-check.js";
 import type { Assessment } from "./types.js";
 
 /** J1: at most 1 048 576 bytes. */
@@ -85,6 +85,13 @@ export function parseAssessment(bytes: Uint8Array): ParsedAssessment {
   if (!(value instanceof Map)) {
     throw new AssessmentError(`assessment: expected a JSON object (got ${kindOf(value)})`, "assessment", "schema");
   }
-  const assessment = checkShape(ASSESSMENT_SHAPE, value, "assessment") as Assessment;
+  let assessment: Assessment;
+  try {
+    assessment = checkShape(ASSESSMENT_SHAPE, value, ASSESSMENT_DIALECT) as Assessment;
+  } catch (e) {
+    if (!(e instanceof ShapeViolation)) throw e;
+    const path = assessmentPath(e.path);
+    throw new AssessmentError(`${path}: ${e.detail}`, path, "schema");
+  }
   return { value, assessment };
 }

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { computeAssessmentId } from "../../../capsules/assessment/assessment-id.js";
 import { ASSESSMENT_SHAPE } from "../../../capsules/assessment/assessment-shape.js";
 import { pythonJsonText } from "../../../capsules/assessment/json-text.js";
-import { stringProblem, type Shape, type StringShape } from "../../../capsules/assessment/shape.js";
+import { stringProblem, type Shape, type StringShape } from "../../../capsules/assessment/assessment-dialect.js";
 import {
   DETECTOR_TIER_MIN_SCORE,
   FINDING_SCORE_CAP,

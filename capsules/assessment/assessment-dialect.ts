@@ -1,10 +1,12 @@
 /**
- * A small declarative description of JSON shapes: the single definition of the assessment format, interpreted by
- * `shape-check.ts` (the fast validator over the strict value model) and compiled to zod by `schema.ts`.
- *
- * Leaf problems are computed here, once, so both interpreters report the same rule text.
+ * How assessment shapes read (the {@link ShapeDialect} of `scamshield-provenance/v1`): the string formats of the
+ * format, the text of every violation (`expected ... (got ...)`), closed-first check order, and the constructors
+ * `assessment-shape.ts` is written with. Values that could be private are never echoed: only vocabulary-looking
+ * strings, snake_case keys and integers marked `echo`.
  */
-import { codePointLength } from "../../src/json/value.js";
+import { compareCodePoints, codePointLength, indexPath, memberPath } from "../../src/json/value.js";
+import * as G from "../../src/json/shape.js";
+import type { FloatShape, IntShape, KindName, Problem, Seg, ShapeDialect } from "../../src/json/shape.js";
 import {
   firstControlOrFormat,
   HEX24,
@@ -15,16 +17,8 @@ import {
   isUtcTimestamp,
 } from "./text-rules.js";
 
-export type Seg = string | number;
-
-/** A rule violation relative to the value a rule was attached to. */
-export interface Issue {
-  path: readonly Seg[];
-  message: string;
-}
-
-/** A cross-field rule over an already shape-checked (typed) value. */
-export type Rule = (value: never) => Issue | undefined;
+export { float, int, MAX_INT, rule } from "../../src/json/shape.js";
+export type { Issue, KindName, Rule, Seg } from "../../src/json/shape.js";
 
 /**
  * String formats. `text`: non-blank (Python whitespace), no control/format/bidi characters. `pack-text`: a literal
@@ -43,127 +37,35 @@ export type StringFormat =
   | "pack-text"
   | "raw";
 
-export interface StringShape {
-  kind: "string";
-  format: StringFormat;
-  /** Closed vocabulary (an enum, or a literal with one value). */
-  oneOf?: readonly string[];
-  maxChars: number;
-  /** `""` is accepted as-is (producer default for optional strings). */
-  emptyAllowed: boolean;
-}
-
-export interface IntShape {
-  kind: "int";
-  min: number;
-  max: number;
-  /** Whether a wrong value may be echoed (scores: yes; nothing private is an integer). */
-  echo: boolean;
-}
-
-/** A float lexeme (J5/J10) in [min, max]; never echoed (monetary values are private). */
-export interface FloatShape {
-  kind: "float";
-  min: number;
-  max: number;
-}
-
-export interface NullableShape {
-  kind: "nullable";
-  inner: Shape;
-}
-
-export interface ArrayShape {
-  kind: "array";
-  item: Shape;
-  min: number;
-  max: number;
-  /** `value`: items unique; `{ key }`: objects unique by that member. */
-  unique?: "value" | { key: string };
-  /** `code-point`: strictly increasing by code point; a list: strictly increasing by position in the list. */
-  order?: "code-point" | readonly string[];
-  rules?: readonly Rule[];
-}
-
-export interface TupleShape {
-  kind: "tuple";
-  items: readonly Shape[];
-}
-
-export interface ObjectShape {
-  kind: "object";
-  /** Closed set of members, in check order; all required unless `allOrNone`. */
-  fields: Readonly<Record<string, Shape>>;
-  /** Either no member at all (`{}`) or every member. */
-  allOrNone?: boolean;
-  rules?: readonly Rule[];
-}
-
-/** An object whose keys are a subset of a closed set, all with the same value shape. */
-export interface RecordShape {
-  kind: "record";
-  keys: readonly string[];
-  value: Shape;
-  rules?: readonly Rule[];
-}
-
-export type Shape = StringShape | IntShape | FloatShape | NullableShape | ArrayShape | TupleShape | ObjectShape | RecordShape;
+export type StringShape = G.StringShape<StringFormat>;
+export type Shape = G.Shape<StringFormat>;
+export type ArrayShape = G.ArrayShape<StringFormat>;
+export type ObjectShape = G.ObjectShape<StringFormat>;
+export type { FloatShape, IntShape };
 
 // ---------------------------------------------------------------------------------------------------------------
-// Constructors
-
-export const MAX_INT = 9_007_199_254_740_991;
+// Constructors with the assessment's defaults
 
 export function str(format: StringFormat, maxChars = 16_384, emptyAllowed = false): StringShape {
-  return { kind: "string", format, maxChars, emptyAllowed };
+  return G.str(format, maxChars, emptyAllowed);
 }
 
 export function oneOf(values: readonly string[]): StringShape {
-  return { kind: "string", format: "raw", oneOf: values, maxChars: 16_384, emptyAllowed: false };
+  return G.oneOf("raw", values);
 }
 
 export function literal(value: string): StringShape {
   return oneOf([value]);
 }
 
-export function int(min = 0, max = MAX_INT): IntShape {
-  return { kind: "int", min, max, echo: true };
-}
-
-export function float(min: number, max: number): FloatShape {
-  return { kind: "float", min, max };
-}
-
-export function nullable(inner: Shape): NullableShape {
-  return { kind: "nullable", inner };
-}
-
-export function array(item: Shape, opts: Partial<Omit<ArrayShape, "kind" | "item">> = {}): ArrayShape {
-  return { kind: "array", item, min: opts.min ?? 0, max: opts.max ?? 512, unique: opts.unique, order: opts.order, rules: opts.rules };
-}
-
-export function tuple(items: readonly Shape[]): TupleShape {
-  return { kind: "tuple", items };
-}
-
-export function object(fields: Record<string, Shape>, opts: { allOrNone?: boolean; rules?: readonly Rule[] } = {}): ObjectShape {
-  return { kind: "object", fields, allOrNone: opts.allOrNone, rules: opts.rules };
-}
-
-export function record(keys: readonly string[], value: Shape, rules?: readonly Rule[]): RecordShape {
-  return { kind: "record", keys, value, rules };
-}
-
-/** Declares a typed rule. */
-export function rule<T>(fn: (value: T) => Issue | undefined): Rule {
-  return fn as Rule;
-}
+export const nullable = (inner: Shape) => G.nullable<StringFormat>(inner);
+export const array = (item: Shape, opts: Parameters<typeof G.array<StringFormat>>[1]) => G.array<StringFormat>(item, opts);
+export const tuple = (items: readonly Shape[]) => G.tuple<StringFormat>(items);
+export const object = (fields: Record<string, Shape>, opts?: Parameters<typeof G.object<StringFormat>>[1]) => G.object<StringFormat>(fields, opts);
+export const record = (keys: readonly string[], value: Shape, rules?: readonly G.Rule[]) => G.record<StringFormat>(keys, value, rules);
 
 // ---------------------------------------------------------------------------------------------------------------
-// Leaf problems (message text after `<path>: `), shared by both interpreters.
-
-/** A JSON kind name for messages (`integer`, `float`, `string`, ...). */
-export type KindName = "null" | "boolean" | "integer" | "float" | "string" | "array" | "object" | "missing";
+// Leaf problems (message text after `<path>: `)
 
 /** A string value is echoed only when it has the look of a vocabulary word: never an IOC, hash or free text. */
 function echoString(s: string): string {
@@ -257,4 +159,73 @@ export const SAFE_KEY = /^[a-z_][a-z0-9_]{0,63}$/;
 
 export function echoKeys(keys: readonly string[]): string {
   return keys.map((k) => (SAFE_KEY.test(k) ? k : `<key of ${codePointLength(k)} characters>`)).join(", ");
+}
+
+/** What a value of `shape` must be, in `expected ...` messages. */
+function expectedKind(shape: Shape): string {
+  switch (shape.kind) {
+    case "string":
+      return "string";
+    case "int":
+      return `integer in [${shape.min}, ${shape.max}]`;
+    case "float":
+      return `float in [${shape.min}, ${shape.max}]`;
+    case "nullable":
+      return expectedKind(shape.inner);
+    case "tuple":
+      return `array of ${shape.items.length} items`;
+    case "array":
+      return "array";
+    case "object":
+    case "record":
+      return "object";
+  }
+}
+
+/** Every assessment problem has the rule `schema`; the text says which. */
+const schema = (message: string): Problem => ({ rule: "schema", message });
+const maybe = (message: string | undefined): Problem | undefined => (message === undefined ? undefined : schema(message));
+
+export const ASSESSMENT_DIALECT: ShapeDialect<StringFormat> = {
+  order: "closed-first",
+  kind: (shape, got) => schema(typeProblem(expectedKind(shape), got)),
+  string: (shape, s) => maybe(stringProblem(shape, s)),
+  int: (shape, n) => maybe(intProblem(shape, "integer", n)),
+  float: (shape, x) => maybe(floatProblem(shape, "float", x)),
+  count: (shape, n) => {
+    if (shape.kind === "tuple") {
+      return n === shape.items.length ? undefined : schema(`expected exactly ${shape.items.length} items (got ${n})`);
+    }
+    if (n > shape.max) return schema(`expected at most ${shape.max} items (got ${n})`);
+    if (n < shape.min) return schema(`expected at least ${shape.min} item${shape.min === 1 ? "" : "s"} (got ${n})`);
+    return undefined;
+  },
+  duplicate: (_shape, _index, first, key) => schema(`duplicate ${key ?? "item"} (same as item ${first})`),
+  unordered: (shape) =>
+    schema(
+      shape.order === "code-point"
+        ? "items must be sorted by code point without duplicates"
+        : `items must be unique and in the order ${(shape.order ?? []).join(", ")}`,
+    ),
+  unknown: (shape, keys) => {
+    const sorted = echoKeys([...keys].sort(compareCodePoints));
+    return shape.kind === "record"
+      ? schema(`unknown key(s): ${sorted} (allowed: ${shape.keys.join(", ")})`)
+      : schema(`unknown field(s): ${sorted} (closed object; allowed: ${Object.keys(shape.fields).join(", ")})`);
+  },
+  missing: (shape, names) =>
+    schema(
+      shape.allOrNone
+        ? `expected {} or all of ${Object.keys(shape.fields).join(", ")} (missing: ${names.join(", ")})`
+        : `missing field(s): ${names.join(", ")}`,
+    ),
+  describe: (shape) => formatRule(shape.format) || undefined,
+  text: (problem) => problem.message,
+};
+
+/** A path below the assessment root as text (`assessment.hypotheses[0].label`). */
+export function assessmentPath(segs: readonly Seg[]): string {
+  let p = "assessment";
+  for (const seg of segs) p = typeof seg === "number" ? indexPath(p, seg) : memberPath(p, seg);
+  return p;
 }
