@@ -17,7 +17,8 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { compareCodePoints, JsonFloat, type JsonValue } from "../json/value.js";
 
-const CHUNK_CHARS = 1 << 16;
+/** Bytes gathered before they go to the hash: large updates take @noble/hashes' whole-block path. */
+const CHUNK_BYTES = 1 << 16;
 const encoder = new TextEncoder();
 
 export const FLOAT_REASON = "the index holds a float, which capsule-v1 canonical bytes cannot represent";
@@ -32,18 +33,29 @@ export interface CanonicalSink {
   float(): void;
 }
 
-/** Streams canonical text into SHA-256. */
+/**
+ * Streams canonical text into SHA-256: each piece is UTF-8 encoded straight into one reused buffer (no joined
+ * strings, no encoded copies), which goes to the hash whenever it holds a chunk.
+ */
 export class CanonicalDigest implements CanonicalSink {
   private readonly hash = sha256.create();
-  private parts: string[] = [];
-  private size = 0;
+  // UTF-8 takes at most 3 bytes per UTF-16 unit, so a piece of up to CHUNK_BYTES / 3 units always fits after a flush.
+  private readonly buf = new Uint8Array(2 * CHUNK_BYTES);
+  private pos = 0;
   /** Floats written so far; any float leaves the digest undefined. */
   floats = 0;
 
   raw(text: string): void {
-    this.parts.push(text);
-    this.size += text.length;
-    if (this.size >= CHUNK_CHARS) this.flush();
+    if (this.floats > 0) return;
+    if (this.pos + 3 * text.length > this.buf.length) {
+      this.flush();
+      if (3 * text.length > this.buf.length) {
+        this.hash.update(encoder.encode(text));
+        return;
+      }
+    }
+    this.pos += encoder.encodeInto(text, this.buf.subarray(this.pos)).written;
+    if (this.pos >= CHUNK_BYTES) this.flush();
   }
 
   float(): void {
@@ -57,10 +69,8 @@ export class CanonicalDigest implements CanonicalSink {
   }
 
   private flush(): void {
-    // One join flattens the pieces at once (cheaper than growing one string), then one encode per chunk.
-    if (this.size > 0 && this.floats === 0) this.hash.update(encoder.encode(this.parts.join("")));
-    this.parts = [];
-    this.size = 0;
+    if (this.pos > 0 && this.floats === 0) this.hash.update(this.buf.subarray(0, this.pos));
+    this.pos = 0;
   }
 }
 
@@ -126,11 +136,6 @@ function sortedPlain(v: JsonValue, state: { safe: boolean; floats: number }): Pl
     out[k] = sortedPlain(v.get(k)!, state);
   }
   return out;
-}
-
-/** The plain form of a value-model value (keys in code-point order), e.g. for export rows. */
-export function toSortedPlain(v: JsonValue): Plain {
-  return sortedPlain(v, { safe: true, floats: 0 });
 }
 
 /**

@@ -4,9 +4,11 @@
  * event at a time and yields output in chunks. Nothing is fetched: the index holds metadata and links only
  * (`article_body_fetching: prohibited`), and so does the export.
  */
-import { canonicalJsonText, toSortedPlain } from "./canonical-digest.js";
+import { indexPath, memberPath } from "../json/value.js";
+import { canonicalJsonText } from "./canonical-digest.js";
 import { INDEX_ROOT, REGIONAL_SCHEMA_VERSION, type Region } from "./constants.js";
 import { csvField, csvRecord, csvText } from "./csv.js";
+import { checkEvent } from "./event-check.js";
 import type { LoadedIndex } from "./load.js";
 import { compareInstants, parseRfc3339, type Instant } from "./rfc3339.js";
 import type { RegionalEvent } from "./schema.js";
@@ -100,7 +102,8 @@ export function* exportLoadedIndex(loaded: LoadedIndex, opts: ExportOptions): Ge
   if (opts.format === "csv") push(csvRecord(CSV_COLUMNS.map(csvField)));
   for (let i = 0; i < events.count; i++) {
     const value = events.get(i);
-    const ev = toSortedPlain(value) as unknown as RegionalEvent;
+    const ev = checkEvent(value);
+    if (ev === undefined) throw new RegionalExportError(`${indexPath(memberPath(INDEX_ROOT, "events"), i)}: does not conform (validate the index before exporting it)`);
     if (opts.region !== undefined && !ev.region_tags.includes(opts.region)) continue;
     if (opts.since !== undefined && compareInstants(parseRfc3339(ev.published_at)!, opts.since) < 0) continue;
     if (opts.format === "csv") push(csvRow(ev));

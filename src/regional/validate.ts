@@ -13,7 +13,8 @@ import { ConsistencyCheck, type RegionalHeader } from "./consistency.js";
 import { finding, FindingList, floatFindings, hasFloat, issuesToFindings, type RegionalFinding } from "./findings.js";
 import { fromPlain, PlainValueError } from "./from-plain.js";
 import { IndexLoadError, loadIndexBytes, type EventSource, type LoadedIndex, type LoadFailure } from "./load.js";
-import { eventSchema, regionalIndexSchema } from "./schema.js";
+import { checkEvent } from "./event-check.js";
+import { eventSchema, regionalIndexSchema, type RegionalEvent } from "./schema.js";
 
 /** Our reading of `content_sha256`; the format states only its pattern. */
 export const CONTENT_SHA256_RULE =
@@ -161,6 +162,14 @@ export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions =
         if (e instanceof IndexLoadError) return loadFailureReport(e.failure, events.count);
         throw e;
       }
+      // Fast path: a conforming event is decided without zod and hashed from its typed form. Anything else takes
+      // zod, whose issues are the findings (the fast check only ever says yes or no).
+      const typed = checkEvent(ev);
+      if (typed !== undefined) {
+        digest.conformingEvent(typed);
+        if (consistency !== undefined && errors.total === 0) consistency.addEvent(i, typed);
+        continue;
+      }
       const path = indexPath(eventsPath, i);
       const floats = digest.floats;
       const r = eventSchema.safeParse(digest.event(ev));
@@ -238,6 +247,12 @@ class DigestRun {
     if (!this.firstEvent) this.d.raw(",");
     this.firstEvent = false;
     return plainWithCanonical(ev, this.d);
+  }
+
+  /** Writes the next event from its {@link checkEvent} form, whose JSON text is its canonical text. */
+  conformingEvent(ev: RegionalEvent): void {
+    this.d.raw(this.firstEvent ? JSON.stringify(ev) : `,${JSON.stringify(ev)}`);
+    this.firstEvent = false;
   }
 
   /** The digest, or undefined when the index holds a float. */
