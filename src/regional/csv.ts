@@ -18,6 +18,9 @@ const MINUS_SIGN = "\u2212";
 
 /** True when a spreadsheet could read the cell as a formula under the rule above. */
 export function isFormulaLike(cell: string): boolean {
+  // Fast path: a printable ASCII first character is neither skipped nor a look-alike; only the four decide.
+  const first = cell.charCodeAt(0);
+  if (first > 0x20 && first < 0x7f) return first === 0x3d || first === 0x2b || first === 0x2d || first === 0x40;
   for (const ch of cell) {
     if (IGNORABLE.test(ch)) continue;
     return TRIGGERS.has(ch) || ch === MINUS_SIGN || (ch.charCodeAt(0) >= 0x80 && TRIGGERS.has(ch.normalize("NFKC")));
