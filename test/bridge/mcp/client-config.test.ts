@@ -40,7 +40,7 @@ describe("docs/mcp-clients.md", () => {
       expect(["npx", "node"]).toContain(e.command);
       if (e.type !== undefined) expect(e.type).toBe("stdio");
       if (e.command === "npx") expect(e.args).toEqual(["-y", PKG.name]);
-      else expect(e.args[0]).toMatch(/\/dist\/bridge\/cli\/bin\.js$/);
+      else expect(e.args[0]).toMatch(/^\/path\/to\/evidence-bridge\/dist\/(bundle|bridge\/cli)\/bin\.js$/);
       for (const k of Object.keys(e.env ?? {})) expect(CONFIG_ENV).toContain(k);
     }
     // The names agree with the configuration loader.

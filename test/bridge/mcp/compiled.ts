@@ -1,6 +1,7 @@
 /**
- * The compiled bridge (`dist/bridge/cli/bin.js`) for end-to-end tests: built with `tsc` when dist is missing or
- * older than any source file (`npm test` builds first, so this is for running the tests on their own).
+ * The compiled bridge for end-to-end tests: `dist/bridge/cli/bin.js` (tsc output) and, when the project bundles,
+ * the package's bin entry `dist/bundle/bin.js`. Built when missing or older than any source file (`npm test`
+ * builds first, so this is for running the tests on their own).
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -10,7 +11,10 @@ import { join } from "node:path";
 import { repoRoot } from "../../helpers/shared.js";
 
 export const BIN = join(repoRoot, "dist/bridge/cli/bin.js");
-const MARKERS = [BIN, join(repoRoot, "dist/bridge/mcp/server.js"), join(repoRoot, "dist/bridge/mcp/stdio-transport.js")];
+/** The bundled entry (the package's `bin`), or undefined when the project has no bundle step. */
+const BUNDLE_SCRIPT = join(repoRoot, "scripts/bundle.mjs");
+export const BUNDLE = existsSync(BUNDLE_SCRIPT) ? join(repoRoot, "dist/bundle/bin.js") : undefined;
+const MARKERS = [BIN, join(repoRoot, "dist/bridge/mcp/server.js"), join(repoRoot, "dist/bridge/mcp/stdio-transport.js"), ...(BUNDLE ? [BUNDLE] : [])];
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -62,8 +66,9 @@ export function ensureBuilt(): void {
     } catch {
       // tsc exits non-zero on any type error in the tree but still writes dist; the check below decides.
     }
+    if (BUNDLE) execFileSync(process.execPath, [BUNDLE_SCRIPT], { cwd: repoRoot, stdio: "pipe" });
   } finally {
     rmdirSync(LOCK);
   }
-  if (!MARKERS.every(existsSync)) throw new Error("the build did not produce dist/bridge/cli/bin.js");
+  if (!MARKERS.every(existsSync)) throw new Error(`the build did not produce ${MARKERS.filter((m) => !existsSync(m)).join(", ")}`);
 }

@@ -13,7 +13,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startHostedDouble, type HostedDouble } from "../../double/hosted-server.js";
 import { describeShared, repoRoot } from "../../helpers/shared.js";
-import { BIN, ensureBuilt } from "./compiled.js";
+import { BIN, BUNDLE, ensureBuilt } from "./compiled.js";
 import { exampleAssessment, PACK_PATH, removeTempHomes, tempHome } from "./session.js";
 
 const VERSION = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
@@ -123,6 +123,36 @@ describeShared("the compiled bridge with the SDK client", () => {
     expect(stderr).not.toMatch(/"jsonrpc"/);
     expect(stderr).not.toMatch(/\n\s+at /);
   });
+});
+
+describeShared("the package's bin entry (the esbuild bundle)", () => {
+  test.runIf(BUNDLE !== undefined)("serves the same tools, private and proxied calls, and lazily loaded chunks", async () => {
+    ensureBuilt();
+    const d = await startHostedDouble({ toolset: "current" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BUNDLE!, "--home", tempHome(), "--mcp-url", d.url, "--base-url", d.baseUrl, "--pack", PACK_PATH],
+      env: { PATH: process.env.PATH ?? "" },
+      stderr: "pipe",
+    });
+    const c = new Client({ name: "bundle-test", version: "1" });
+    try {
+      await c.connect(transport);
+      expect(c.getServerVersion()).toEqual({ name: "evidence-bridge", version: VERSION });
+      expect((await c.listTools()).tools).toHaveLength(13);
+      const rec = await c.callTool({ name: "record_assessment", arguments: { assessment: exampleAssessment("01-mule-account-rental-hinglish") } });
+      expect((rec.structuredContent as { stored: boolean }).stored).toBe(true);
+      const idx = await c.callTool({ name: "check_regional_index", arguments: { index: readFileSync(join(repoRoot, "test/fixtures/regional/valid/bri.json"), "utf8") } });
+      expect((idx.structuredContent as { conforms: boolean }).conforms).toBe(true);
+      expect((await c.callTool({ name: "whats_happening", arguments: {} })).isError).toBe(false);
+      const schema = await c.readResource({ uri: "evidence-bridge://schemas/assessment-v1.schema.json" });
+      expect(JSON.parse((schema.contents[0] as { text: string }).text).title).toMatch(/assessment/);
+    } finally {
+      await c.close();
+      await d.close();
+      removeTempHomes();
+    }
+  }, 180_000);
 });
 
 describeShared("the compiled bridge as a process", () => {
