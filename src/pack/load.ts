@@ -1,15 +1,17 @@
 /**
  * Fail-closed loading of `intelligence-pack-v1.json` (assessment-v1 §3.2): size limit, strict UTF-8 and strict JSON
- * with duplicate keys rejected, the complete §3.1 validation before anything is exposed, digest over the raw bytes.
+ * with duplicate keys rejected, the complete §3.1 validation before anything is exposed (the shape of
+ * `pack-shape.ts` checked over the strict value model, without zod; then `rules.ts`), digest over the raw bytes.
  * The result is deeply frozen.
  */
 import { sha256Hex } from "../hash.js";
 import { JsonLoadError, parseStrictJson } from "../json/parse.js";
-import { toPlain, type Plain } from "../json/plain.js";
+import { checkShape, ShapeViolation } from "../json/shape-check.js";
 import { indexPath, isJsonFloat, memberPath, type JsonValue } from "../json/value.js";
 import { joinPath, PackError } from "./errors.js";
+import { PACK_DIALECT } from "./pack-dialect.js";
+import { PACK_SHAPE, type RawIndicator, type RawPack } from "./pack-shape.js";
 import { checkPackRules } from "./rules.js";
-import { packSchema, type RawPack } from "./schema.js";
 import type { IntelligencePack, PackIndicator, PackSource, PackTypology } from "./types.js";
 
 /** §3.2 P1: more than this many bytes is rejected. */
@@ -35,11 +37,15 @@ export function loadPack(bytes: Uint8Array): IntelligencePack {
     throw e;
   }
   rejectFloats(doc, ROOT);
-  const plain = toPlain(doc);
-  const parsed = packSchema.safeParse(plain);
-  if (!parsed.success) throw issueToError(parsed.error.issues[0], plain);
-  const warnings = checkPackRules(parsed.data);
-  return freezePack(parsed.data, packDigest(bytes), bytes.length, warnings);
+  let raw: RawPack;
+  try {
+    raw = checkShape(PACK_SHAPE, doc, PACK_DIALECT) as RawPack;
+  } catch (e) {
+    if (e instanceof ShapeViolation) throw new PackError(joinPath(ROOT, e.path), e.rule, e.detail);
+    throw e;
+  }
+  const warnings = checkPackRules(raw);
+  return freezePack(raw, packDigest(bytes), bytes.length, warnings);
 }
 
 function stripPath(message: string, path: string | undefined): string {
@@ -53,71 +59,7 @@ function rejectFloats(v: JsonValue, path: string): void {
   else if (v instanceof Map) for (const [k, x] of v) rejectFloats(x, memberPath(path, k));
 }
 
-interface Issue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  expected?: string;
-  keys?: string[];
-  origin?: string;
-  minimum?: number | bigint;
-  maximum?: number | bigint;
-  values?: unknown[];
-  params?: Record<string, unknown>;
-}
-
-function kindOfPlain(v: Plain | undefined): string {
-  if (v === undefined) return "nothing";
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "array";
-  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
-  return typeof v;
-}
-
-function lookup(root: Plain, path: readonly PropertyKey[]): { parent: Plain | undefined; value: Plain | undefined } {
-  let parent: Plain | undefined;
-  let cur: Plain | undefined = root;
-  for (const seg of path) {
-    parent = cur;
-    if (cur === null || typeof cur !== "object") return { parent, value: undefined };
-    const record = cur as Record<string, Plain>;
-    cur = Object.prototype.hasOwnProperty.call(record, seg as string) ? record[seg as string] : undefined;
-  }
-  return { parent, value: cur };
-}
-
-/** Turns the first zod issue into a {@link PackError} with the JSON path and a rule name. */
-function issueToError(issue: Issue, input: Plain): PackError {
-  const path = joinPath(ROOT, issue.path);
-  switch (issue.code) {
-    case "unrecognized_keys": {
-      const key = issue.keys?.[0] ?? "";
-      return new PackError(joinPath(ROOT, [...issue.path, key]), "unknown-field", "unknown field");
-    }
-    case "invalid_type": {
-      const { value } = lookup(input, issue.path);
-      if (value === undefined) return new PackError(path, "missing-field", "required field is missing");
-      const expected = issue.expected === "int" ? "an integer" : issue.expected === "object" ? "an object" : `a ${issue.expected}`;
-      return new PackError(path, "type", `expected ${expected}, got ${kindOfPlain(value)}`);
-    }
-    case "too_big":
-      return issue.origin === "array"
-        ? new PackError(path, "max-items", `must have at most ${issue.maximum} items`)
-        : new PackError(path, "range", `must be at most ${issue.maximum}`);
-    case "too_small":
-      return issue.origin === "array"
-        ? new PackError(path, "min-items", `must have at least ${issue.minimum} item${issue.minimum === 1 ? "" : "s"}`)
-        : new PackError(path, "range", `must be at least ${issue.minimum}`);
-    case "invalid_value":
-      return new PackError(path, "enum", `must be one of ${(issue.values ?? []).map(String).join(", ")}`);
-    case "custom":
-      return new PackError(path, String(issue.params?.rule ?? "invalid"), issue.message);
-    default:
-      return new PackError(path, issue.code, issue.message);
-  }
-}
-
-function freezeIndicator(i: RawPack["typologies"][number]["indicators"][number]): PackIndicator {
+function freezeIndicator(i: RawIndicator): PackIndicator {
   return Object.freeze({
     id: i.id,
     label: i.label,

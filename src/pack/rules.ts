@@ -1,11 +1,11 @@
 /**
- * Cross-field rules of the intelligence pack (assessment-v1 §3.1) checked after the field-level schema: unique
- * source and typology ids, source references that exist, `minimum_indicators` ≤ number of indicators, unique
- * indicator ids per typology, at least one non-empty clause per indicator, ≤ 256 indicators in the pack, the
- * method's support-level set. Also collects the dead-signal warnings of §3.2 P4.
+ * Cross-field rules of the intelligence pack (assessment-v1 §3.1) checked after the field-level shape
+ * (`pack-shape.ts`): unique source and typology ids, source references that exist, `minimum_indicators` ≤ number
+ * of indicators, unique indicator ids per typology, at least one non-empty clause per indicator, ≤ 256 indicators
+ * in the pack, the method's support-level set. Also collects the dead-signal warnings of §3.2 P4.
  */
 import { PackError } from "./errors.js";
-import type { RawPack } from "./schema.js";
+import type { RawPack } from "./pack-shape.js";
 import { KNOWN_SIGNALS, SUPPORT_LEVELS } from "./vocabulary.js";
 
 const MAX_INDICATORS_PER_PACK = 256;
