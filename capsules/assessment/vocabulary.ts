@@ -3,13 +3,19 @@
  * sentences, the threat-rule table and the detector signal families. The provenance vocabulary (dimensions,
  * support levels, IOC kinds, ...) lives in `src/pack/vocabulary.ts` and is re-exported by `types.ts`.
  */
+import { PACK_SCHEMA } from "../../src/pack/vocabulary.js";
+import { ABSTAIN_NO_EVIDENCE, ABSTAIN_TYPOLOGY_ONLY } from "../../src/pack/templates.js";
 import type { ThreatFamily, Tier } from "./types.js";
+
+/** §2.9 top-level `limitations`, exactly and in order (the matcher's templates define them). */
+export { ASSESSMENT_LIMITATIONS } from "../../src/pack/templates.js";
 
 export const ASSESSMENT_SCHEMA_VERSION = "scamshield-provenance/v1";
 export const THREAT_SCHEMA_VERSION = "scamshield-threat-assessment/v1";
 export const THREAT_RULESET_VERSION = "2026-08-08.1";
 export const COLLECTION_SCHEMA_VERSION = "scamshield-collection/v1";
-export const PACK_REF_SCHEMA = "scamshield-intelligence-pack/v1";
+/** `intelligence_pack.schema`: the pack's own schema name. */
+export const PACK_REF_SCHEMA = PACK_SCHEMA;
 
 /** §2.5 `collection.scope_note`. */
 export const SCOPE_NOTE =
@@ -22,18 +28,8 @@ export const THREAT_LIMITATIONS = [
   "A message classifier cannot establish the source of specific funds.",
 ] as const;
 
-/** §2.9 top-level `limitations`, exactly and in order. */
-export const ASSESSMENT_LIMITATIONS = [
-  "This is an analytical lead, not a finding of criminal origin or guilt.",
-  "Typology sources describe known methods; they do not prove that this message or its IOCs participated in those cases.",
-  "No numeric probability is shown because the current evidence set is not calibrated for source-of-funds probabilities.",
-] as const;
-
-/** §4.9 the two values an `abstentions` entry can take. */
-export const ABSTENTION_VALUES = [
-  "no qualifying case-specific evidence",
-  "message-level typology match only; origin not established",
-] as const;
+/** §4.9 the two values an `abstentions` entry can take (the matcher's templates define them). */
+export const ABSTENTION_VALUES = [ABSTAIN_NO_EVIDENCE, ABSTAIN_TYPOLOGY_ONLY] as const;
 
 /** Order `CLEAN` < `WATCH` < `LIKELY_SCAM` < `CONFIRMED_PATTERN`. */
 export const TIER_RANK: Readonly<Record<Tier, number>> = Object.freeze({
