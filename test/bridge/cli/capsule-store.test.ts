@@ -2,8 +2,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { Readable, Writable } from "node:stream";
 import { afterAll, describe, expect, test } from "vitest";
+import { runCli } from "../../helpers/cli.js";
 import { main, oneLine } from "../../../bridge/cli/main.js";
 import { openOrCreateStore } from "../../../capsules/store/store.js";
 import { keyLayout } from "../../../src/crypto/keys.js";
@@ -22,32 +22,7 @@ function tmp(tag: string): string {
   return d;
 }
 
-class Sink extends Writable {
-  chunks: Buffer[] = [];
-  constructor(readonly isTTY = false) {
-    super();
-  }
-  override _write(chunk: Buffer, _enc: BufferEncoding, cb: () => void) {
-    this.chunks.push(Buffer.from(chunk));
-    cb();
-  }
-  bytes() {
-    return Buffer.concat(this.chunks);
-  }
-}
-
-async function run(args: string[], opts: { env?: NodeJS.ProcessEnv; tty?: boolean; stdin?: Buffer } = {}) {
-  const stdout = new Sink();
-  const stderr = new Sink(opts.tty ?? false);
-  let code: number;
-  try {
-    code = await main(args, { stdin: Readable.from(opts.stdin ? [opts.stdin] : []), stdout, stderr, env: opts.env ?? {} });
-  } catch (e) {
-    stderr.write(`evidence-bridge: ${oneLine((e as Error).message)}\n`);
-    code = (e as { exitCode?: number }).exitCode ?? 2;
-  }
-  return { code, out: stdout.bytes(), stdout: stdout.bytes().toString("utf8"), stderr: stderr.bytes().toString("utf8") };
-}
+const run = runCli;
 
 /** A work directory holding capsule files 0..n-1 (canonical bytes) and a data directory path. */
 function workspace(tag: string, n: number) {

@@ -2,8 +2,8 @@
 import { chmodSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { Readable, Writable } from "node:stream";
 import { afterAll, describe, expect, test } from "vitest";
+import { runCli } from "../../helpers/cli.js";
 import { main, oneLine } from "../../../bridge/cli/main.js";
 import { createKeys, keyLayout } from "../../../src/crypto/keys.js";
 
@@ -17,33 +17,7 @@ function home(): string {
   return h;
 }
 
-class Sink extends Writable {
-  chunks: Buffer[] = [];
-  constructor(readonly isTTY = false) {
-    super();
-  }
-  override _write(chunk: Buffer, _enc: BufferEncoding, cb: () => void) {
-    this.chunks.push(Buffer.from(chunk));
-    cb();
-  }
-  text() {
-    return Buffer.concat(this.chunks).toString("utf8");
-  }
-}
-
-/** Runs the CLI like runProcess does: exit code, stdout, and exactly one stderr line on failure. */
-async function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const stdout = new Sink();
-  const stderr = new Sink();
-  let code: number;
-  try {
-    code = await main(args, { stdin: Readable.from([]), stdout, stderr, env });
-  } catch (e) {
-    stderr.write(`evidence-bridge: ${oneLine((e as Error).message)}\n`);
-    code = (e as { exitCode?: number }).exitCode ?? 2;
-  }
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env });
 
 describe("keys init", () => {
   test("creates both key files (0600) in a 0700 data directory and prints fingerprints, never key material", async () => {
