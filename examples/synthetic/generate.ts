@@ -13,7 +13,7 @@ import { computeAssessmentId } from "../../capsules/assessment/assessment-id.js"
 import { legacyCanonicalBytes } from "../../src/json/legacy.js";
 import { parseStrictJson } from "../../src/json/parse.js";
 import type { JsonObject } from "../../src/json/value.js";
-import { messageSha256 } from "../../src/message-hash.js";
+import { messageSha256, pseudonym } from "../../src/message-hash.js";
 import { loadPack, packDigest } from "../../src/pack/load.js";
 import { assessProvenance } from "../../src/pack/provenance.js";
 import { ASSESSMENT_LIMITATIONS } from "../../src/pack/templates.js";
@@ -150,7 +150,8 @@ function main(): void {
       schema_version: "scamshield-collection/v1",
       surface: "private_submission",
       authorization: "user_submitted",
-      source_pseudonym: "5eed00000000000000000001",
+      // HMAC pseudonym of a fictitious source under a demo key (assessment-v1 §5.2).
+      source_pseudonym: pseudonym("evidence-bridge synthetic demo key", "synthetic-source-001"),
       script_hints: ["latin"],
       observed_at: "2026-11-20T09:41:06Z",
       scope_note:
