@@ -4,7 +4,7 @@
  * event at a time and yields output in chunks. Nothing is fetched: the index holds metadata and links only
  * (`article_body_fetching: prohibited`), and so does the export.
  */
-import { indexPath, memberPath } from "../json/value.js";
+import { indexPath, memberPath, type JsonValue } from "../json/value.js";
 import { canonicalJsonText } from "./canonical-digest.js";
 import { INDEX_ROOT, REGIONAL_SCHEMA_VERSION, type Region } from "./constants.js";
 import { csvField, csvRecord, csvText } from "./csv.js";
@@ -12,6 +12,7 @@ import { checkEvent } from "./event-check.js";
 import type { LoadedIndex } from "./load.js";
 import { compareInstants, parseRfc3339, type Instant } from "./rfc3339.js";
 import type { RegionalEvent } from "./schema.js";
+import { isValidatedConforming } from "./validate.js";
 
 export type ExportFormat = "csv" | "jsonl";
 
@@ -86,8 +87,9 @@ function csvRow(ev: RegionalEvent): string {
 }
 
 /**
- * Yields the export of `loaded`, which must be an index that conforms (validate it first: the rows assume the
- * schema's types). Output is UTF-8 text in chunks of about 64 KiB.
+ * Yields the export of `loaded`, which must be an index that conforms: validate it first with
+ * `validateLoadedIndex`, which also lets CSV take the fast path below; an event that does not conform throws
+ * {@link RegionalExportError}. Output is UTF-8 text in chunks of about 64 KiB.
  */
 export function* exportLoadedIndex(loaded: LoadedIndex, opts: ExportOptions): Generator<string> {
   if (loaded.kind !== "object" || loaded.events === undefined) throw new RegionalExportError(`${INDEX_ROOT}: not an index with an events array`);
@@ -100,15 +102,25 @@ export function* exportLoadedIndex(loaded: LoadedIndex, opts: ExportOptions): Ge
     size += s.length;
   };
   if (opts.format === "csv") push(csvRecord(CSV_COLUMNS.map(csvField)));
+  // An index validated as conforming has had every event accepted by the strict loader and the schema, so CSV rows
+  // come from JSON.parse of the same text (the same values: no floats, duplicate keys or lone surrogates are left,
+  // and integers are safe), several times faster than a second strict parse. Anything else is parsed strictly and
+  // checked, event by event, and a non-conforming event stops the export.
+  const text = opts.format === "csv" && isValidatedConforming(loaded) ? events.text : undefined;
   for (let i = 0; i < events.count; i++) {
-    const value = events.get(i);
-    const ev = checkEvent(value);
-    if (ev === undefined) throw new RegionalExportError(`${indexPath(memberPath(INDEX_ROOT, "events"), i)}: does not conform (validate the index before exporting it)`);
+    let value: JsonValue | undefined;
+    let ev: RegionalEvent | undefined;
+    if (text !== undefined) ev = JSON.parse(text(i)) as RegionalEvent;
+    else {
+      value = events.get(i);
+      ev = checkEvent(value);
+      if (ev === undefined) throw new RegionalExportError(`${indexPath(memberPath(INDEX_ROOT, "events"), i)}: does not conform (validate the index before exporting it)`);
+    }
     if (opts.region !== undefined && !ev.region_tags.includes(opts.region)) continue;
     if (opts.since !== undefined && compareInstants(parseRfc3339(ev.published_at)!, opts.since) < 0) continue;
     if (opts.format === "csv") push(csvRow(ev));
     else {
-      const line = new Map([["schema_version", REGIONAL_SCHEMA_VERSION], ["region", region ?? null], ...(value as Map<string, never>)]);
+      const line = new Map([["schema_version", REGIONAL_SCHEMA_VERSION], ["region", region ?? null], ...(value as Map<string, JsonValue>)]);
       push(`${canonicalJsonText(line)}\n`);
     }
     if (size >= CHUNK_CHARS) {

@@ -125,6 +125,14 @@ function pathsOf(list: FindingList): Set<string> {
   return new Set(list.items.map((f) => f.path));
 }
 
+/** Loaded indexes that {@link validateLoadedIndex} found conforming (for the export's fast path). */
+const conformingIndexes = new WeakSet<LoadedIndex>();
+
+/** True when `loaded` has been validated by {@link validateLoadedIndex} and conforms. */
+export function isValidatedConforming(loaded: LoadedIndex): boolean {
+  return conformingIndexes.has(loaded);
+}
+
 /** Validates a loaded index (see {@link loadRegionalInput}); events are parsed one at a time. */
 export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions = {}): RegionalValidationReport {
   const cap = opts.maxFindings ?? 1000;
@@ -179,7 +187,10 @@ export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions =
     }
   }
   const conforms = errors.total === 0;
-  if (conforms) consistency?.finish();
+  if (conforms) {
+    consistency?.finish();
+    conformingIndexes.add(loaded);
+  }
 
   let sha: ContentDigestResult;
   const computed = digest.finish();
