@@ -7,7 +7,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Config } from "../../src/config.js";
 import { bannerText } from "./banner.js";
-import { packageVersion } from "./package-version.js";
+import { packageVersion } from "../package-info.js";
 import { createBridgeServer, type BridgeServerOptions } from "./server.js";
 import { LineTransport, type LineTransportOptions } from "./stdio-transport.js";
 

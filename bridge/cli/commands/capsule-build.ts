@@ -6,8 +6,6 @@
  * The sealed store and the outbox writer are loaded only when used, so `--no-store` builds stay light.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { buildAssessmentCapsule, projectProducer, REFERENCE_PRODUCER, type Producer } from "../../../capsules/assessment/adapter.js";
 import { AssessmentError } from "../../../capsules/assessment/errors.js";
 import { validateAssessment } from "../../../capsules/assessment/intake.js";
@@ -16,6 +14,7 @@ import { firstControlOrFormat, isPythonBlank } from "../../../capsules/assessmen
 import { PackError } from "../../../src/pack/errors.js";
 import { loadConfiguredPack } from "../../../src/pack/file.js";
 import type { IntelligencePack } from "../../../src/pack/types.js";
+import { packageVersion } from "../../package-info.js";
 import { parseFlags, readLimited } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
@@ -53,27 +52,6 @@ function producerText(flag: string, value: string): string {
   return value;
 }
 
-/** The package version, found by walking up from this module to the project's package.json. */
-function packageVersion(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    try {
-      const fd = openSync(join(dir, "package.json"), "r");
-      try {
-        const buf = Buffer.alloc(65_536);
-        const n = readSync(fd, buf, 0, buf.length, 0);
-        const pkg = JSON.parse(buf.subarray(0, n).toString("utf8")) as { name?: unknown; version?: unknown };
-        if (pkg.name === "evidence-bridge" && typeof pkg.version === "string") return pkg.version;
-      } finally {
-        closeSync(fd);
-      }
-    } catch {
-      // not here (or unreadable): keep walking up
-    }
-    dir = dirname(dir);
-  }
-  throw new CliError("cannot determine the evidence-bridge version for the producer block; pass --producer-name and --producer-software");
-}
 
 function producerFrom(flags: Record<string, unknown>): Producer {
   const name = flags["producer-name"] as string | undefined;
@@ -81,7 +59,13 @@ function producerFrom(flags: Record<string, unknown>): Producer {
   if ((name === undefined) !== (software === undefined)) {
     throw new CliError("--producer-name and --producer-software must be given together");
   }
-  if (name === undefined || software === undefined) return projectProducer(packageVersion());
+  if (name === undefined || software === undefined) {
+    try {
+      return projectProducer(packageVersion());
+    } catch {
+      throw new CliError("cannot determine the evidence-bridge version for the producer block; pass --producer-name and --producer-software");
+    }
+  }
   const producer = { name: producerText("producer-name", name), software: producerText("producer-software", software) };
   return producer.name === REFERENCE_PRODUCER.name && producer.software === REFERENCE_PRODUCER.software ? REFERENCE_PRODUCER : producer;
 }
