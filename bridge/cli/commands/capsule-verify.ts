@@ -6,7 +6,9 @@
 import { CapsuleLoadError, loadCapsuleFile } from "../../../capsules/capsule/load.js";
 import { serializeReport, type VerificationReport } from "../../../capsules/capsule/report.js";
 import { verifyCapsule } from "../../../capsules/capsule/verify.js";
+import { checkStoredReceipt, type ReceiptCheck } from "../../../capsules/store/receipts.js";
 import { parseFlags } from "../args.js";
+import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 
 const help = `usage: evidence-bridge capsule verify FILE... [--artifact-root DIR] [--json]
@@ -18,7 +20,8 @@ Verifies Evidence Capsule v1 files offline. Nothing is fetched, opened or execut
   --json               print the verification report (an array of reports for several files)
 
 'ok' means well-formed content identity, exact artifact bytes, and declared reference/proof relationships only;
-it does not authenticate the producer and is not a timestamp.
+it does not authenticate the producer and is not a timestamp. The summary also says whether this installation's
+data directory (--home) holds a valid detached receipt for the capsule; --json prints the exact v1 report only.
 
 Exit status: 0 every capsule is ok, 1 some capsule is not ok, 2 a file cannot be loaded (nothing is printed).
 `;
@@ -32,10 +35,21 @@ export function terminalSafe(text: string): string {
   return text.replace(UNSAFE, (ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`);
 }
 
-/** The short human summary of one report. */
-export function summarize(file: string, report: VerificationReport): string {
+/** One line on this installation's detached receipt for the capsule (product.md §7). */
+export function receiptLine(check: ReceiptCheck | undefined): string {
+  if (check === undefined) return "  receipt: not checked (content hash did not verify)";
+  const where = check.stored ? "sealed in this store" : "not in this store";
+  if (check.status === "valid") return `  receipt: valid, signed by this installation (${where})`;
+  if (check.status === "missing") return `  receipt: none from this installation (${where})`;
+  if (check.status === "invalid") return `  receipt: INVALID${check.reason ? `: ${check.reason}` : ""} (${where})`;
+  return `  receipt: not available${check.reason ? `: ${check.reason}` : ""}`;
+}
+
+/** The short human summary of one report (and, when checked, of the installation's receipt). */
+export function summarize(file: string, report: VerificationReport, receipt?: ReceiptCheck | "unchecked"): string {
   const lines = [`${file}: ${report.ok ? "ok" : "NOT OK"}`];
   lines.push(`  ${SECTIONS.map((s) => `${s} ${report[s].status}`).join(", ")}`);
+  if (receipt !== "unchecked") lines.push(receiptLine(receipt));
   const itemProblems: [string, { id: string; problems: string[] }[]][] = [
     ["artifact", report.artifacts.items],
     ["derivation", report.recomputability.items],
@@ -76,7 +90,11 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   if (flags.json === true) {
     ctx.io.stdout.write(serializeReport(reports.length === 1 ? reports[0] : reports));
   } else {
-    ctx.io.stdout.write(reports.map((r, i) => summarize(positionals[i], r)).join(""));
+    // The v1 report stays exactly the reference's; the receipt is this installation's own, shown beside it.
+    const home = configFrom(ctx).home;
+    const receiptOf = (r: VerificationReport): ReceiptCheck | undefined =>
+      r.integrity.status === "verified" && typeof r.integrity.actual === "string" ? checkStoredReceipt({ home }, r.integrity.actual) : undefined;
+    ctx.io.stdout.write(reports.map((r, i) => summarize(positionals[i], r, receiptOf(r))).join(""));
   }
   return reports.every((r) => r.ok) ? 0 : 1;
 }
