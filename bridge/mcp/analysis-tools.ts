@@ -6,7 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PackError } from "../../src/pack/errors.js";
 import { assessProvenance } from "../../src/pack/provenance.js";
 import { validateRegionalIndex } from "../../src/regional/validate.js";
-import type { CallInfo, PrivateContext } from "./private-context.js";
+import { packOrUnavailable, type CallInfo, type PrivateContext } from "./private-context.js";
 import { MAX_LINE_BYTES } from "./stdio-transport.js";
 import { DocumentError, documentBytes, errorResult, structuredResult } from "./tool-results.js";
 
@@ -21,13 +21,9 @@ export interface MatchArgs {
 export async function matchTypologies(args: MatchArgs, _call: CallInfo, ctx: PrivateContext): Promise<CallToolResult> {
   const size = Buffer.byteLength(args.text, "utf8");
   if (size > MATCH_TEXT_MAX_BYTES) return errorResult("rejected", `text: ${size} bytes exceed the ${MATCH_TEXT_MAX_BYTES}-byte (1 MiB) limit`, { rule: "size" });
-  let pack;
-  try {
-    pack = (await ctx.state.loadPack()).pack;
-  } catch (e) {
-    if (e instanceof PackError) return errorResult("unavailable", `intelligence pack: ${e.message}`, { rule: e.rule });
-    throw e;
-  }
+  const loaded = await packOrUnavailable(ctx);
+  if ("error" in loaded) return loaded.error;
+  const { pack } = loaded;
   try {
     const result = assessProvenance(pack, { text: args.text, signals: args.signals ?? [] });
     return structuredResult({ pack_sha256: pack.sha256, ...result });

@@ -14,9 +14,8 @@ import { capsuleReviewStatus } from "../../capsules/review/status.js";
 import { StoreError } from "../../capsules/store/errors.js";
 import { capsulePrivateValues } from "../../capsules/store/private-values.js";
 import type { CapsuleRow, ReviewStatus } from "../../capsules/store/rows.js";
-import { PackError } from "../../src/pack/errors.js";
 import { checkEgress } from "../upstream/egress-guard.js";
-import type { CallInfo, PrivateContext } from "./private-context.js";
+import { packOrUnavailable, type CallInfo, type PrivateContext } from "./private-context.js";
 import { DocumentError, documentBytes, errorResult, structuredResult } from "./tool-results.js";
 
 const DEFAULT_ROWS = 50;
@@ -139,13 +138,9 @@ export interface CandidatesArgs {
 export async function getCandidates(args: CandidatesArgs, _call: CallInfo, ctx: PrivateContext): Promise<CallToolResult> {
   const after = args.cursor === undefined ? undefined : decodeCursor(args.cursor);
   if (args.cursor !== undefined && after === undefined) return badCursor();
-  let pack;
-  try {
-    pack = (await ctx.state.loadPack()).pack;
-  } catch (e) {
-    if (e instanceof PackError) return errorResult("unavailable", `intelligence pack: ${e.message}`, { rule: e.rule });
-    throw e;
-  }
+  const loaded = await packOrUnavailable(ctx);
+  if ("error" in loaded) return loaded.error;
+  const { pack } = loaded;
   let queue;
   try {
     const store = await ctx.state.existingStore();

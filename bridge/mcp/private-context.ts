@@ -1,6 +1,13 @@
-/** What every private tool handler receives: the private state, the request's exact wire text, the egress values. */
+/**
+ * What every private tool handler receives (the private state, the request's exact wire text, the egress values),
+ * and the pack lookup they share.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { PackError } from "../../src/pack/errors.js";
+import type { IntelligencePack } from "../../src/pack/types.js";
 import type { EgressValues } from "./egress-values.js";
 import type { PrivateState } from "./private-state.js";
+import { errorResult } from "./tool-results.js";
 import type { RequestId, WireTable } from "./wire-table.js";
 
 export interface PrivateContext {
@@ -14,4 +21,17 @@ export interface PrivateContext {
 export interface CallInfo {
   requestId: RequestId;
   signal: AbortSignal;
+}
+
+/**
+ * The loaded intelligence pack, or the `unavailable` tool result that names why it cannot be loaded (every private
+ * tool that needs the pack answers the same way).
+ */
+export async function packOrUnavailable(ctx: PrivateContext): Promise<{ pack: IntelligencePack } | { error: CallToolResult }> {
+  try {
+    return { pack: (await ctx.state.loadPack()).pack };
+  } catch (e) {
+    if (e instanceof PackError) return { error: errorResult("unavailable", `intelligence pack: ${e.message}`, { rule: e.rule }) };
+    throw e;
+  }
 }

@@ -16,8 +16,7 @@ import { deriveCandidate } from "../../capsules/candidates/derive.js";
 import { collectPrivateValues, guardCandidate } from "../../capsules/candidates/leak-guard.js";
 import { loadCapsuleBytes } from "../../capsules/capsule/load.js";
 import { verifyCapsule } from "../../capsules/capsule/verify.js";
-import { PackError } from "../../src/pack/errors.js";
-import type { CallInfo, PrivateContext } from "./private-context.js";
+import { packOrUnavailable, type CallInfo, type PrivateContext } from "./private-context.js";
 import { DocumentError, documentBytes, errorResult, structuredResult } from "./tool-results.js";
 
 export interface RecordArgs {
@@ -39,13 +38,9 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
   if (bytes.length > ASSESSMENT_MAX_BYTES) {
     return errorResult("rejected", `assessment: ${bytes.length} bytes exceed the ${ASSESSMENT_MAX_BYTES}-byte (1 MiB) limit`, { rule: "size" });
   }
-  let pack;
-  try {
-    pack = (await ctx.state.loadPack()).pack;
-  } catch (e) {
-    if (e instanceof PackError) return errorResult("unavailable", `intelligence pack: ${e.message}`, { rule: e.rule });
-    throw e;
-  }
+  const loaded = await packOrUnavailable(ctx);
+  if ("error" in loaded) return loaded.error;
+  const { pack } = loaded;
 
   let built;
   let assessment;
