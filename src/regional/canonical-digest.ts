@@ -143,7 +143,7 @@ function sortedPlain(v: JsonValue, state: { safe: boolean; floats: number }): Pl
  * JSON.stringify of the plain form is the canonical text (same string escapes, integers in decimal), which is
  * much faster than writing it piece by piece; objects with array-index-like keys take the piecewise writer.
  */
-export function plainWithCanonical(v: JsonValue, d: CanonicalDigest): Plain {
+export function plainWithCanonical(v: JsonValue, d: CanonicalSink): Plain {
   const state = { safe: true, floats: 0 };
   const plain = sortedPlain(v, state);
   if (state.floats > 0) for (let i = 0; i < state.floats; i++) d.float();

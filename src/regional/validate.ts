@@ -7,7 +7,7 @@
  */
 import { toPlain } from "../json/plain.js";
 import { kindOf, memberPath, indexPath, type JsonObject, type JsonValue } from "../json/value.js";
-import { byKey, CanonicalDigest, FLOAT_REASON, plainWithCanonical, writeCanonical } from "./canonical-digest.js";
+import { byKey, CanonicalDigest, FLOAT_REASON, plainWithCanonical, writeCanonical, type CanonicalSink } from "./canonical-digest.js";
 import { DEFAULT_MAX_INDEX_BYTES, INDEX_ROOT, REGIONAL_SCHEMA_VERSION } from "./constants.js";
 import { ConsistencyCheck, type RegionalHeader } from "./consistency.js";
 import { finding, FindingList, floatFindings, hasFloat, issuesToFindings, type RegionalFinding } from "./findings.js";
@@ -58,7 +58,15 @@ export interface ValidateOptions {
   maxBytes?: number;
   /** Findings kept per list (default 1000); the counts cover all of them. */
   maxFindings?: number;
+  /**
+   * Compute `content_sha256` (default true). A caller that needs only conformance (export) can skip it, which
+   * saves the SHA-256 of the whole canonical text; the report then says `not_checked` with {@link DIGEST_SKIPPED}.
+   */
+  contentDigest?: boolean;
 }
+
+/** The `content_sha256` reason when the caller asked not to compute it. */
+export const DIGEST_SKIPPED = "not computed (contentDigest: false)";
 
 export type RegionalInput = Uint8Array | string | JsonValue | Record<string, unknown>;
 
@@ -158,7 +166,8 @@ export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions =
 
   const declaredValue = header.get("content_sha256");
   const declared = typeof declaredValue === "string" ? declaredValue : null;
-  const digest = new DigestRun(header, events !== undefined);
+  const wantDigest = opts.contentDigest !== false;
+  const digest = new DigestRun(header, events !== undefined, wantDigest);
 
   if (events !== undefined) {
     const eventsPath = memberPath(INDEX_ROOT, "events");
@@ -194,7 +203,8 @@ export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions =
 
   let sha: ContentDigestResult;
   const computed = digest.finish();
-  if (computed === undefined) sha = notChecked(FLOAT_REASON, declared);
+  if (!wantDigest) sha = notChecked(DIGEST_SKIPPED, declared);
+  else if (computed === undefined) sha = notChecked(FLOAT_REASON, declared);
   else if (declared === null) sha = { ...notChecked("content_sha256 is missing or not a string"), computed };
   else sha = { status: computed === declared ? "verified" : "mismatch", declared, computed, reason: null, rule: CONTENT_SHA256_RULE };
 
@@ -225,19 +235,30 @@ function report(
   };
 }
 
+/** Counts floats and drops the text: what the digest run writes to when the digest is not wanted. */
+class FloatCounter implements CanonicalSink {
+  floats = 0;
+  raw(): void {}
+  float(): void {
+    this.floats++;
+  }
+}
+
 /**
  * The digest of the top level without `content_sha256`, in canonical member order, with the events array
- * (when streamed) written element by element as they arrive.
+ * (when streamed) written element by element as they arrive. Floats are counted even when no digest is wanted.
  */
 class DigestRun {
-  private readonly d = new CanonicalDigest();
+  private readonly d: CanonicalDigest | FloatCounter;
   private readonly after: [string, JsonValue][];
   private firstEvent = true;
 
   constructor(
     header: JsonObject,
     private readonly streamed: boolean,
+    compute: boolean,
   ) {
+    this.d = compute ? new CanonicalDigest() : new FloatCounter();
     const members: [string, JsonValue][] = [...header].filter(([k]) => k !== "content_sha256");
     if (streamed) members.push(["events", []]);
     members.sort(byKey);
@@ -262,12 +283,13 @@ class DigestRun {
 
   /** Writes the next event from its {@link checkEvent} form, whose JSON text is its canonical text. */
   conformingEvent(ev: RegionalEvent): void {
-    this.d.raw(this.firstEvent ? JSON.stringify(ev) : `,${JSON.stringify(ev)}`);
+    if (this.d instanceof CanonicalDigest) this.d.raw(this.firstEvent ? JSON.stringify(ev) : `,${JSON.stringify(ev)}`);
     this.firstEvent = false;
   }
 
-  /** The digest, or undefined when the index holds a float. */
+  /** The digest, or undefined when the index holds a float or no digest was wanted. */
   finish(): string | undefined {
+    if (!(this.d instanceof CanonicalDigest)) return undefined;
     if (this.streamed) this.d.raw("]");
     for (const [k, v] of this.after) this.member(k, v, false);
     this.d.raw("}");
