@@ -13,12 +13,10 @@
  * `fromPlain`, which already refuse lone surrogates, integers beyond 2^53−1 and nesting beyond 32; the writer
  * does not check those again.
  */
-import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { CHUNK_BYTES, InlineHasher, type ChunkHasher } from "./chunk-hash.js";
 import { compareCodePoints, JsonFloat, type JsonValue } from "../json/value.js";
 
-/** Bytes gathered before they go to the hash: large updates take @noble/hashes' whole-block path. */
-const CHUNK_BYTES = 1 << 16;
 const encoder = new TextEncoder();
 
 export const FLOAT_REASON = "the index holds a float, which capsule-v1 canonical bytes cannot represent";
@@ -34,43 +32,64 @@ export interface CanonicalSink {
 }
 
 /**
- * Streams canonical text into SHA-256: each piece is UTF-8 encoded straight into one reused buffer (no joined
- * strings, no encoded copies), which goes to the hash whenever it holds a chunk.
+ * Streams canonical text into SHA-256: each piece is UTF-8 encoded straight into the buffer the chunk hasher lends
+ * (no joined strings, no encoded copies), which is submitted whenever it holds a chunk. The hasher works in this
+ * thread by default, or in a helper thread (hash-thread.ts).
  */
 export class CanonicalDigest implements CanonicalSink {
-  private readonly hash = sha256.create();
-  // UTF-8 takes at most 3 bytes per UTF-16 unit, so a piece of up to CHUNK_BYTES / 3 units always fits after a flush.
-  private readonly buf = new Uint8Array(2 * CHUNK_BYTES);
+  private buf: Uint8Array;
   private pos = 0;
   /** Floats written so far; any float leaves the digest undefined. */
   floats = 0;
 
+  constructor(private readonly hasher: ChunkHasher = new InlineHasher()) {
+    this.buf = hasher.buffer();
+  }
+
   raw(text: string): void {
     if (this.floats > 0) return;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
     if (this.pos + 3 * text.length > this.buf.length) {
-      this.flush();
-      if (3 * text.length > this.buf.length) {
-        this.hash.update(encoder.encode(text));
-        return;
-      }
+      this.submit();
+      if (3 * text.length > this.buf.length) return this.rawBytes(encoder.encode(text));
     }
     this.pos += encoder.encodeInto(text, this.buf.subarray(this.pos)).written;
-    if (this.pos >= CHUNK_BYTES) this.flush();
+    if (this.pos >= CHUNK_BYTES) this.submit();
   }
 
   float(): void {
-    this.floats++;
+    // The digest is undefined from now on: release the hasher at once.
+    if (this.floats++ === 0) this.hasher.close();
   }
 
   /** The digest, or undefined when a float was written ({@link FLOAT_REASON}). */
   hex(): string | undefined {
-    this.flush();
-    return this.floats === 0 ? bytesToHex(this.hash.digest()) : undefined;
+    if (this.floats > 0) return undefined;
+    const digest = this.hasher.finish(this.pos);
+    this.pos = 0;
+    return bytesToHex(digest);
   }
 
-  private flush(): void {
-    if (this.pos > 0 && this.floats === 0) this.hash.update(this.buf.subarray(0, this.pos));
+  /** Releases the hasher of a digest that will not be finished (harmless after {@link hex}). */
+  close(): void {
+    this.hasher.close();
+  }
+
+  private submit(): void {
+    if (this.pos === 0) return;
+    this.hasher.submit(this.pos);
+    this.buf = this.hasher.buffer();
     this.pos = 0;
+  }
+
+  /** A piece larger than a buffer, already encoded: submitted in chunks (the buffer is empty here). */
+  private rawBytes(bytes: Uint8Array): void {
+    for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
+      const piece = bytes.subarray(at, Math.min(at + CHUNK_BYTES, bytes.length));
+      this.buf.set(piece);
+      this.pos = piece.length;
+      this.submit();
+    }
   }
 }
 
