@@ -5,7 +5,11 @@ import { existsSync } from "node:fs";
 import { build } from "esbuild";
 
 const entryPoints = { bin: "dist/bridge/cli/bin.js" };
-if (existsSync("dist/capsules/feed/feed-worker.js")) entryPoints["feed-worker"] = "dist/capsules/feed/feed-worker.js";
+const workers = {
+  "feed-worker": "dist/capsules/feed/feed-worker.js",
+  "hash-thread-worker": "dist/src/regional/hash-thread-worker.js",
+};
+for (const [name, file] of Object.entries(workers)) if (existsSync(file)) entryPoints[name] = file;
 
 await build({
   entryPoints,
