@@ -5,20 +5,15 @@
  */
 import { INDEX_ROOT } from "./constants.js";
 import { finding, pathOf, type RegionalFinding } from "./findings.js";
-import { compareInstants, parseRfc3339, type Instant } from "./rfc3339.js";
+import { compareDateTimes } from "./rfc3339.js";
 import type { RegionalEvent, RegionalIndex } from "./schema.js";
 
 export type RegionalHeader = Omit<RegionalIndex, "events">;
 
+/** The earliest or latest date-time of a field so far (every date-time here is one the schema accepted). */
 interface Extreme {
-  at: Instant;
   text: string;
   event: number;
-}
-
-function instant(text: string): Instant {
-  // Only called on values the schema accepted as date-times.
-  return parseRfc3339(text)!;
 }
 
 /**
@@ -83,16 +78,13 @@ export class ConsistencyCheck {
       this.out(finding(at("version_count"), "version-count", `is ${ev.version_count} but version_ids lists ${ev.version_ids.length}`));
     }
 
-    const published = instant(ev.published_at);
-    const first = instant(ev.first_recorded_at);
-    const last = instant(ev.last_recorded_at);
-    if (compareInstants(first, last) > 0) {
+    if (compareDateTimes(ev.first_recorded_at, ev.last_recorded_at) > 0) {
       this.out(finding(at("last_recorded_at"), "recorded-order", `${ev.last_recorded_at} is earlier than first_recorded_at ${ev.first_recorded_at}`));
     }
-    this.earliestPublished = pick(this.earliestPublished, published, ev.published_at, i, -1);
-    this.latestPublished = pick(this.latestPublished, published, ev.published_at, i, 1);
-    this.earliestRecorded = pick(this.earliestRecorded, first, ev.first_recorded_at, i, -1);
-    this.latestRecorded = pick(this.latestRecorded, last, ev.last_recorded_at, i, 1);
+    this.earliestPublished = pick(this.earliestPublished, ev.published_at, i, -1);
+    this.latestPublished = pick(this.latestPublished, ev.published_at, i, 1);
+    this.earliestRecorded = pick(this.earliestRecorded, ev.first_recorded_at, i, -1);
+    this.latestRecorded = pick(this.latestRecorded, ev.last_recorded_at, i, 1);
 
     if (!ev.region_tags.includes(this.header.region)) {
       this.out(finding(at("region_tags"), "region-membership", `does not include the index's region ${JSON.stringify(this.header.region)}`));
@@ -157,7 +149,7 @@ export class ConsistencyCheck {
     this.coverageBound("latest_published_at", coverage.latest_published_at, this.latestPublished, 1, "published_at");
     this.coverageBound("earliest_recorded_at", coverage.earliest_recorded_at, this.earliestRecorded, -1, "first_recorded_at");
     this.coverageBound("latest_recorded_at", coverage.latest_recorded_at, this.latestRecorded, 1, "last_recorded_at");
-    if (this.latestRecorded !== undefined && compareInstants(this.latestRecorded.at, instant(this.header.generated_at)) > 0) {
+    if (this.latestRecorded !== undefined && compareDateTimes(this.latestRecorded.text, this.header.generated_at) > 0) {
       this.out(finding(p("generated_at"), "generated-after-recorded", `${this.header.generated_at} is earlier than events[${this.latestRecorded.event}].last_recorded_at ${this.latestRecorded.text}`));
     }
 
@@ -186,7 +178,7 @@ export class ConsistencyCheck {
       return;
     }
     // Positive: the extreme event lies outside the stated bound; negative: no event reaches the bound.
-    const outside = compareInstants(actual.at, instant(stated)) * direction;
+    const outside = compareDateTimes(actual.text, stated) * direction;
     if (outside > 0) {
       this.out(finding(p("events", actual.event, eventField), "coverage-bounds", `${actual.text} lies outside coverage.${field} ${stated}`));
     } else if (outside < 0) {
@@ -195,7 +187,7 @@ export class ConsistencyCheck {
   }
 }
 
-function pick(current: Extreme | undefined, at: Instant, text: string, event: number, direction: -1 | 1): Extreme {
-  if (current === undefined || compareInstants(at, current.at) * direction > 0) return { at, text, event };
+function pick(current: Extreme | undefined, text: string, event: number, direction: -1 | 1): Extreme {
+  if (current === undefined || compareDateTimes(text, current.text) * direction > 0) return { text, event };
   return current;
 }
