@@ -32,9 +32,9 @@ import {
 } from "../../src/crypto/safe-write.js";
 import { SealKind, seal, unseal } from "../../src/crypto/seal.js";
 import { sha256Hex } from "../../src/hash.js";
-import type { JsonObject } from "../../src/json/value.js";
 import { CAPSULE_MAX_BYTES } from "../capsule/limits.js";
 import { checkCapsuleBytes } from "./capsule-bytes.js";
+import { checkCapsuleId as checkId, openSealedCapsule, type OpenedCapsule } from "./open-capsule.js";
 import { StoreError } from "./errors.js";
 import {
   CAPSULE_ID,
@@ -82,10 +82,6 @@ function errno(e: unknown): string | undefined {
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
-}
-
-function checkId(id: string, what = "capsule id"): void {
-  if (typeof id !== "string" || !CAPSULE_ID.test(id)) throw new StoreError("invalid-id", `${what} must be 64 lowercase hexadecimal digits`);
 }
 
 export class SealedStore {
@@ -149,19 +145,9 @@ export class SealedStore {
     return this.openCapsule(id).bytes;
   }
 
-  /** {@link getCapsule} plus the parsed envelope. */
-  openCapsule(id: string): { bytes: Uint8Array; envelope: JsonObject } {
-    checkId(id);
-    const label = capsuleLabel(id);
-    let file: Uint8Array;
-    try {
-      file = readFileSync(join(this.layout.capsules, `${id}${SEALED_SUFFIX}`));
-    } catch (e) {
-      if (errno(e) === "ENOENT") throw new StoreError("not-found", `no capsule ${id} in the store`);
-      throw new StoreError("integrity", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
-    }
-    const bytes = unseal(file, this.keys.store, SealKind.capsule, label);
-    return { bytes, envelope: checkCapsuleBytes(bytes, id, `sealed capsule ${label}`) };
+  /** {@link getCapsule} plus the parsed envelope (open-capsule.ts). */
+  openCapsule(id: string): OpenedCapsule {
+    return openSealedCapsule(this.layout.capsules, this.keys.store, id);
   }
 
   hasCapsule(id: string): boolean {

@@ -1,0 +1,54 @@
+/**
+ * Opening one sealed capsule file: read it, authenticate it under its own name with the store key, and check that
+ * the plaintext is a capsule whose declared and recomputed `content_sha256` both equal the id it is stored under
+ * (capsule-bytes.ts). Needs the store key only, so a reader that never writes (a feed worker thread) can open
+ * capsules without being handed the installation's signing key.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { SealKind, unseal, type StoreKey } from "../../src/crypto/seal.js";
+import type { JsonObject } from "../../src/json/value.js";
+import { checkCapsuleBytes } from "./capsule-bytes.js";
+import { StoreError } from "./errors.js";
+import { CAPSULE_ID, capsuleLabel, SEALED_SUFFIX, storeLayout } from "./layout.js";
+
+/** A stored capsule as opened: the exact file bytes and the envelope the strict loader parsed from them. */
+export interface OpenedCapsule {
+  bytes: Uint8Array;
+  envelope: JsonObject;
+}
+
+/** What deriving from the store needs of it. */
+export interface CapsuleOpener {
+  openCapsule(id: string): OpenedCapsule;
+}
+
+/** Throws {@link StoreError} `invalid-id` unless `id` is 64 lowercase hexadecimal digits. */
+export function checkCapsuleId(id: string, what = "capsule id"): void {
+  if (typeof id !== "string" || !CAPSULE_ID.test(id)) throw new StoreError("invalid-id", `${what} must be 64 lowercase hexadecimal digits`);
+}
+
+function errno(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException).code;
+}
+
+/** Opens the sealed capsule `id` in the capsules directory `dir`; throws {@link StoreError} or the seal's error. */
+export function openSealedCapsule(dir: string, key: StoreKey, id: string): OpenedCapsule {
+  checkCapsuleId(id);
+  const label = capsuleLabel(id);
+  let file: Uint8Array;
+  try {
+    file = readFileSync(join(dir, `${id}${SEALED_SUFFIX}`));
+  } catch (e) {
+    if (errno(e) === "ENOENT") throw new StoreError("not-found", `no capsule ${id} in the store`);
+    throw new StoreError("integrity", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
+  }
+  const bytes = unseal(file, key, SealKind.capsule, label);
+  return { bytes, envelope: checkCapsuleBytes(bytes, id, `sealed capsule ${label}`) };
+}
+
+/** A read-only opener of the capsules of the store in `home`, holding the store key only. */
+export function capsuleOpener(home: string, key: StoreKey): CapsuleOpener {
+  const dir = storeLayout(home).capsules;
+  return { openCapsule: (id) => openSealedCapsule(dir, key, id) };
+}
