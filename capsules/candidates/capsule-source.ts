@@ -13,6 +13,7 @@
  * Reasons name the failed check only: they never echo capsule values (the capsule is private: its claims hold
  * the message hash).
  */
+import { Buffer } from "node:buffer";
 import { parseStrictJson } from "../../src/json/parse.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { assessmentContent } from "../assessment/adapter.js";
@@ -24,6 +25,7 @@ import { CAPSULE_MAX_BYTES } from "../capsule/limits.js";
 import { strictJsonEquals } from "../capsule/pointer.js";
 import { CapsuleSchemaError } from "../capsule/fields.js";
 import { validateAttestations } from "../capsule/structure.js";
+import { equalsRebuilt } from "./rebuilt-equals.js";
 
 export const ASSESSMENT_ARTIFACT_ID = "assessment";
 
@@ -54,6 +56,19 @@ export function readCapsuleAssessment(capsule: CapsuleInput): CapsuleSource {
   } else {
     value = fromJs(capsule);
   }
+  return readEnvelope(value);
+}
+
+/**
+ * {@link readCapsuleAssessment} for an envelope exactly as the strict loader returned it (`parseStrictJson`,
+ * `loadCapsuleBytes`, the store's `openCapsule`): already in the value model, so it is read without the walk that
+ * converts plain values. Never pass a value built or edited by hand: use {@link readCapsuleAssessment}.
+ */
+export function readLoadedCapsuleAssessment(envelope: JsonObject): CapsuleSource {
+  return readEnvelope(envelope);
+}
+
+function readEnvelope(value: unknown): CapsuleSource {
   if (!isJsonObject(value)) return refuse("the envelope is not an object");
   const keys = [...value.keys()].sort();
   if (keys.length !== ENVELOPE_KEYS.length || keys.some((k, i) => k !== ENVELOPE_KEYS[i])) {
@@ -76,11 +91,22 @@ export function readCapsuleAssessment(capsule: CapsuleInput): CapsuleSource {
   const data = isJsonObject(location) && location.get("type") === "inline" ? location.get("data") : undefined;
   if (typeof data !== "string") return refuse("the assessment artifact is not inline base64");
   try {
-    return { ok: true, content, declaredSha256: declared, assessmentBytes: decodeBase64Strict(data) };
+    return { ok: true, content, declaredSha256: declared, assessmentBytes: decodeBase64(data) };
   } catch (e) {
     if (e instanceof Base64Error) return refuse("the assessment artifact is not valid base64");
     throw e;
   }
+}
+
+/**
+ * Strict base64 (capsule-v1 §8.4.1). A string that Node's decoder turns into bytes whose standard encoding is
+ * the string itself is canonical (standard alphabet, exact padding, zero unused bits): exactly the strings the
+ * strict decoder accepts, with the same bytes. Anything else goes to the strict decoder for its verdict.
+ */
+function decodeBase64(data: string): Uint8Array {
+  const bytes = Buffer.from(data, "base64");
+  if (bytes.toString("base64") === data) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+  return decodeBase64Strict(data);
 }
 
 /**
@@ -103,7 +129,7 @@ export function checkRebuiltContent(
   if (typeof name !== "string" || typeof software !== "string") return "capsule: content.producer is not a name/software pair";
   const content = assessmentContent(source.assessmentBytes, assessment, { name, software });
   if (recomputedSha256 !== undefined && recomputedSha256 === source.declaredSha256) {
-    return strictJsonEquals(source.content, fromJs(content) as JsonObject) ? undefined : DIFFERS;
+    return equalsRebuilt(source.content, content) ? undefined : DIFFERS;
   }
   let rebuilt: Capsule;
   try {

@@ -11,13 +11,20 @@
  */
 import { canonicalBytes } from "../../src/json/canonical.js";
 import { sha256Hex } from "../../src/hash.js";
+import type { JsonObject } from "../../src/json/value.js";
 import type { IntelligencePack } from "../../src/pack/types.js";
 import { checkAssessmentId } from "../assessment/assessment-id.js";
 import { AssessmentError } from "../assessment/errors.js";
 import { parseAssessment } from "../assessment/parse-assessment.js";
 import { firstControlOrFormat } from "../assessment/text-rules.js";
 import { TIERS, type Assessment, type Tier } from "../assessment/types.js";
-import { checkRebuiltContent, readCapsuleAssessment, type CapsuleInput } from "./capsule-source.js";
+import {
+  checkRebuiltContent,
+  readCapsuleAssessment,
+  readLoadedCapsuleAssessment,
+  type CapsuleInput,
+  type CapsuleSource,
+} from "./capsule-source.js";
 import { applyFeedPolicy } from "./feed-policy.js";
 import { hardenHypotheses } from "./hypotheses.js";
 import { truncateToHour } from "./hour.js";
@@ -36,7 +43,18 @@ function withheld(reason: string): DeriveResult {
 
 /** Derives the outward candidate of a capsule against our loaded pack. Never throws for bad capsules. */
 export function deriveCandidate(capsule: CapsuleInput, pack: IntelligencePack, opts: DeriveOptions): DeriveResult {
-  const source = readCapsuleAssessment(capsule);
+  return deriveFromSource(readCapsuleAssessment(capsule), pack, opts);
+}
+
+/**
+ * {@link deriveCandidate} for an envelope exactly as the strict loader returned it (the store's `openCapsule`),
+ * read without converting it first (capsule-source.ts). Same checks, same result.
+ */
+export function deriveLoadedCandidate(envelope: JsonObject, pack: IntelligencePack, opts: DeriveOptions): DeriveResult {
+  return deriveFromSource(readLoadedCapsuleAssessment(envelope), pack, opts);
+}
+
+function deriveFromSource(source: CapsuleSource, pack: IntelligencePack, opts: DeriveOptions): DeriveResult {
   if (!source.ok) return withheld(source.reason);
 
   let assessment: Assessment;

@@ -1,5 +1,5 @@
 /** Outward candidates and the leak guard (product.md §8): the API the feed, MCP and export paths use. */
-export { deriveCandidate, overallTier } from "./derive.js";
+export { deriveCandidate, deriveLoadedCandidate, overallTier } from "./derive.js";
 export { collectPrivateValues, guardCandidate, pseudonymAllowed, type GuardResult, type PrivateKind, type PrivateValues } from "./leak-guard.js";
 export { WITHHELD_ANSWER } from "./feed-policy.js";
 export { truncateToHour } from "./hour.js";

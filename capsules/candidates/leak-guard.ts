@@ -35,8 +35,11 @@ interface Needle {
   readonly folded: string;
   /** IOC values only: the lower form without separators (kept only when long enough to be specific). */
   readonly compact?: string;
-  /** Hex secrets only: every lowercase window of {@link HEX_WINDOW} characters. */
-  readonly windows?: ReadonlySet<string>;
+  /**
+   * Hex secrets only (then {@link lower} is all hex, at least {@link HEX_WINDOW} long): any window of that many
+   * characters of a hex run that occurs in {@link lower} is a hit.
+   */
+  readonly hex?: true;
 }
 
 /** The private strings of one assessment, prepared for searching. Opaque: never print it. */
@@ -52,6 +55,8 @@ const SEPARATORS = /[\s\-+.()/_]/gu;
 const HEX_RUN = /[0-9a-f]{16,}/g;
 const SAFE_NAME = /^[a-z_][a-z0-9_]{0,63}$/;
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
+/** Deeper nesting is not searched; it is reported instead. */
+const MAX_DEPTH = 64;
 
 export type GuardResult = { ok: true } | { ok: false; reason: string };
 
@@ -61,7 +66,7 @@ function needle(kind: PrivateKind, value: string): Needle | undefined {
   // A value made only of characters N removes has an empty F form: it is then searched in its lower form only.
   const f = matchForm(value);
   const folded = f.length > 0 ? f : lower;
-  const out: { kind: PrivateKind; lower: string; folded: string; compact?: string; windows?: Set<string> } = {
+  const out: { kind: PrivateKind; lower: string; folded: string; compact?: string; hex?: true } = {
     kind,
     lower,
     folded,
@@ -71,9 +76,7 @@ function needle(kind: PrivateKind, value: string): Needle | undefined {
     if (compact.length >= COMPACT_MIN && compact !== lower) out.compact = compact;
   }
   if ((kind === "message_sha256" || kind === "source_pseudonym") && /^[0-9a-f]+$/.test(lower) && lower.length >= HEX_WINDOW) {
-    const windows = new Set<string>();
-    for (let i = 0; i + HEX_WINDOW <= lower.length; i++) windows.add(lower.slice(i, i + HEX_WINDOW));
-    out.windows = windows;
+    out.hex = true;
   }
   return out;
 }
@@ -156,12 +159,9 @@ function kindsIn(s: string, secrets: PrivateValues): PrivateKind[] {
       compact ??= lower.replace(SEPARATORS, "");
       hit = compact.includes(n.compact);
     }
-    if (!hit && n.windows !== undefined) {
+    if (!hit && n.hex) {
       hexRuns ??= lower.match(HEX_RUN) ?? [];
-      hit = hexRuns.some((run) => {
-        for (let i = 0; i + HEX_WINDOW <= run.length; i++) if (n.windows!.has(run.slice(i, i + HEX_WINDOW))) return true;
-        return false;
-      });
+      hit = hexRuns.some((run) => hasWindow(run, n.lower));
     }
     if (hit) found.push(n.kind);
   }
@@ -175,6 +175,95 @@ function kindsIn(s: string, secrets: PrivateValues): PrivateKind[] {
  * echo only plain lowercase identifiers).
  */
 export function guardCandidate(candidate: unknown, secrets: PrivateValues): GuardResult {
+  const live = liveNeedles(candidate, secrets);
+  if (live !== undefined && live.length === 0) return { ok: true };
+  return searchCandidate(candidate, live === undefined ? secrets : { needles: live });
+}
+
+/**
+ * The needles that can hit some string of `candidate` (a subset of `secrets`, in order), or undefined when the
+ * candidate nests deeper than the search goes (the full search then reports it). A needle that hits no string
+ * changes no result of {@link kindsIn}, so searching with this subset finds exactly the same hits; usually it is
+ * empty and the candidate passes after one pass over its strings instead of one per needle.
+ *
+ * Each form of every string the search would look at (lower, folded, compact, hex runs) is joined into one text
+ * per form with NUL between strings; a needle without NUL found in a joined text lies within one string. Needles
+ * that contain NUL are always kept.
+ */
+function liveNeedles(candidate: unknown, secrets: PrivateValues): Needle[] | undefined {
+  const strings: string[] = [];
+  if (!collectStrings(candidate, 0, strings)) return undefined;
+  const lowers = strings.map((s) => s.toLowerCase());
+  const lower = lowers.join(JOIN);
+  // For ASCII strings the folded form is the lower form (see kindsIn): then only a differently folded needle
+  // needs the folded text.
+  const ascii = strings.every((s) => ASCII_ONLY.test(s));
+  let folded: string | undefined;
+  let compact: string | undefined;
+  let hexWindows: Set<string> | undefined;
+  const live: Needle[] = [];
+  for (const n of secrets.needles) {
+    let hit = n.lower.includes(JOIN) || lower.includes(n.lower);
+    if (!hit && (n.folded !== n.lower || !ascii)) {
+      folded ??= ascii ? lower : strings.map((s, i) => (ASCII_ONLY.test(s) ? lowers[i] : matchForm(s))).join(JOIN);
+      hit = n.folded.includes(JOIN) || folded.includes(n.folded);
+    }
+    if (!hit && n.compact !== undefined) {
+      compact ??= lowers.map((l) => l.replace(SEPARATORS, "")).join(JOIN);
+      hit = n.compact.includes(JOIN) || compact.includes(n.compact);
+    }
+    if (!hit && n.hex) {
+      hexWindows ??= windowsOf(lowers);
+      for (const w of hexWindows) {
+        if (!n.lower.includes(w)) continue;
+        hit = true;
+        break;
+      }
+    }
+    if (hit) live.push(n);
+  }
+  return live;
+}
+
+const JOIN = "\u0000";
+
+/** Every string {@link searchCandidate} checks (member names and string values); false when it nests too deep. */
+function collectStrings(v: unknown, depth: number, out: string[]): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (typeof v === "string") out.push(v);
+  else if (Array.isArray(v)) {
+    for (const x of v) if (!collectStrings(x, depth + 1, out)) return false;
+  } else if (isJsonObject(v)) {
+    for (const [k, x] of v) {
+      out.push(k);
+      if (!collectStrings(x, depth + 1, out)) return false;
+    }
+  } else if (v !== null && typeof v === "object" && !isJsonFloat(v)) {
+    for (const [k, x] of Object.entries(v)) {
+      out.push(k);
+      if (!collectStrings(x, depth + 1, out)) return false;
+    }
+  }
+  return true;
+}
+
+/** Every {@link HEX_WINDOW}-character window of every hex run of the strings. */
+function windowsOf(lowers: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const l of lowers) {
+    for (const run of l.match(HEX_RUN) ?? []) for (let i = 0; i + HEX_WINDOW <= run.length; i++) out.add(run.slice(i, i + HEX_WINDOW));
+  }
+  return out;
+}
+
+/** True when some {@link HEX_WINDOW}-character window of `run` occurs in the hex secret `secret`. */
+function hasWindow(run: string, secret: string): boolean {
+  for (let i = 0; i + HEX_WINDOW <= run.length; i++) if (secret.includes(run.slice(i, i + HEX_WINDOW))) return true;
+  return false;
+}
+
+/** The search itself: every string against every needle of `secrets`. */
+function searchCandidate(candidate: unknown, secrets: PrivateValues): GuardResult {
   const hits: string[] = [];
   const check = (s: string, where: string): boolean => {
     const kinds = kindsIn(s, secrets);
@@ -187,7 +276,7 @@ export function guardCandidate(candidate: unknown, secrets: PrivateValues): Guar
     walk(x, memberPath(path, leaked || !SAFE_NAME.test(k) ? "<member>" : k), depth + 1);
   };
   function walk(v: unknown, path: string, depth: number): void {
-    if (depth > 64) {
+    if (depth > MAX_DEPTH) {
       hits.push(`unsearchable nesting at ${path}`);
       return;
     }
