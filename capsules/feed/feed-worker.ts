@@ -1,14 +1,13 @@
 /**
- * A feed worker thread: opens the same sealed store with the keys it is handed, loads the same pack (checked by
- * digest), and returns the feed item of every capsule id it is sent. Plaintext stays inside the thread's memory;
- * only outward lines, reasons and error messages (which name capsules and rules, never values) are posted back.
+ * A feed worker thread: opens capsules of the same sealed store with the store key it is handed (read only: no
+ * signing key), loads the same pack (checked by digest), and returns the feed item of every capsule id it is
+ * sent. Plaintext stays inside the thread's memory; only outward lines, reasons and error messages (which name
+ * capsules and rules, never values) are posted back.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { keyLayout } from "../../src/crypto/keys.js";
 import { storeKey } from "../../src/crypto/seal.js";
-import { signingKeyFromSeed } from "../../src/crypto/sign.js";
 import { loadPackFile } from "../../src/pack/file.js";
-import { SealedStore } from "../store/store.js";
+import { capsuleOpener, type CapsuleOpener } from "../store/open-capsule.js";
 import { FeedError } from "./errors.js";
 import { feedItem } from "./feed.js";
 import type { FromWorker, ToWorker, WorkerInit, WorkerItem } from "./worker-protocol.js";
@@ -17,19 +16,14 @@ const port = parentPort!;
 const init = workerData as WorkerInit;
 const post = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
-function start(): SealedStore | undefined {
+function start(): CapsuleOpener | undefined {
   try {
     const pack = loadPackFile(init.packFile);
     if (pack.sha256 !== init.packSha256) {
       post({ type: "fatal", message: `the intelligence pack ${init.packFile} changed while the feed was running` });
       return undefined;
     }
-    const store = new SealedStore(init.home, {
-      mode: init.mode,
-      store: storeKey(init.storeKey),
-      signing: signingKeyFromSeed(init.signingSeed),
-      layout: keyLayout(init.home),
-    });
+    const store = capsuleOpener(init.home, storeKey(init.storeKey));
     port.on("message", (m: ToWorker) => {
       const items: WorkerItem[] = [];
       const transfer: ArrayBuffer[] = [];

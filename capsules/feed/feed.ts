@@ -14,6 +14,7 @@
  * worker threads for large stores. Both produce identical outcomes.
  */
 import type { IntelligencePack } from "../../src/pack/types.js";
+import type { CapsuleOpener } from "../store/open-capsule.js";
 import type { SealedStore } from "../store/store.js";
 import { FeedError } from "./errors.js";
 import { feedOrderKey } from "./order.js";
@@ -41,7 +42,10 @@ export interface FeedOutcome {
   excludedClean: number;
   /** Sorted by capsule id. */
   withheld: WithheldEntry[];
-  /** Worker threads used (0: this thread only). */
+  /**
+   * Worker threads used (0: this thread only). When this thread derives too, the workers that had started when the
+   * feed was complete (a worker left out because it could not start does not count).
+   */
   workers: number;
 }
 
@@ -54,7 +58,7 @@ export type FeedItem =
 const NEWLINE = 0x0a;
 
 /** The feed item of stored capsule `id`; store failures and faults become a {@link FeedError} naming it. */
-export function feedItem(store: SealedStore, id: string, pack: IntelligencePack, view: CandidateView): FeedItem {
+export function feedItem(store: CapsuleOpener, id: string, pack: IntelligencePack, view: CandidateView): FeedItem {
   let result;
   try {
     result = deriveStoredCandidate(store, id, pack, view);

@@ -1,13 +1,13 @@
 /** Messages between the feed and its worker threads (parallel.ts, feed-worker.ts). */
-import type { KeyMode } from "../../src/crypto/keys.js";
 import type { CandidateView } from "./stored-candidate.js";
 
 export interface WorkerInit {
   home: string;
-  mode: KeyMode;
-  /** The store key and signing seed of the already opened store (in-process only; never written anywhere). */
+  /**
+   * The store key of the already opened store (in-process only; never written anywhere). Workers only open
+   * capsules: they get no signing key.
+   */
   storeKey: Uint8Array;
-  signingSeed: Uint8Array;
   packFile: string;
   /** The digest of the pack the feed loaded: a worker loading a different file refuses to start. */
   packSha256: string;
