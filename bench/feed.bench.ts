@@ -6,10 +6,13 @@
  * loading, store and pack loading, unsealing, candidate derivation with every hardening rule and the leak guard in
  * worker threads, the all-or-nothing buffer, output to /dev/null); and, for reference, the same command run
  * repeatedly inside this process (warm JIT). Skipped with a note when ../shared (or EVIDENCE_BRIDGE_PACK) is missing.
+ *
+ * The project machine is shared: next to the wall time, the one-process row reports the feed process's CPU time
+ * (user + system, all its threads; Linux) and the 1-minute load average, so runs under different load compare.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
@@ -23,7 +26,7 @@ import { main } from "../bridge/cli/main.js";
 import { canonicalText } from "../src/json/canonical.js";
 import { parseStrictJson } from "../src/json/parse.js";
 import type { JsonObject } from "../src/json/value.js";
-import { atMost, measure, peakRssMb, type BenchResult } from "./harness.js";
+import { atMost, measure, median, peakRssMb, type BenchResult } from "./harness.js";
 
 const CAPSULES = 4000;
 const TARGET_MS = 3000;
@@ -62,6 +65,18 @@ function cliCommand(): string[] {
   const fromSource = import.meta.url.endsWith(".ts");
   const bin = fileURLToPath(new URL(`../bridge/cli/bin.${fromSource ? "ts" : "js"}`, import.meta.url));
   return fromSource ? ["--import", "tsx", bin] : [bin];
+}
+
+/** CPU seconds (user + system) used so far by this process's waited-for children, or undefined off Linux. */
+function childCpuSeconds(): number | undefined {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 16 and 17 of proc(5) (cutime, cstime), in clock ticks of 1/100 s on Linux.
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 function nullSink(): { stream: Writable; bytes: () => number; lines: () => number } {
@@ -114,15 +129,24 @@ export async function benchFeed(): Promise<BenchResult[]> {
       throw new Error(`bench feed: expected ${CAPSULES} lines and exit 0, got ${last.lines} lines, exit ${last.code}: ${last.stderr.slice(0, 500)}`);
     }
     const cli = cliCommand();
+    const cpu: number[] = [];
+    const load = loadavg()[0];
     const oneShot = await measure(
       () => {
+        const before = childCpuSeconds();
         const r = spawnSync(process.execPath, [...cli, "--home", home, "--pack", packFile, "feed"], { stdio: ["ignore", "ignore", "pipe"], env: {} });
         if (r.status !== 0) throw new Error(`bench feed: the feed process exited ${r.status}: ${r.stderr.toString("utf8").slice(0, 500)}`);
+        const after = childCpuSeconds();
+        if (before !== undefined && after !== undefined) cpu.push(after - before);
       },
       { runs: 5, warmup: 1 },
     );
+    const oneShotFigures: BenchResult["figures"] = { "capsules/s": Math.round(CAPSULES / (oneShot / 1000)) };
+    // The first sample is the warm-up run.
+    if (cpu.length > 1) oneShotFigures["CPU s"] = Math.round(median(cpu.slice(1)) * 100) / 100;
+    oneShotFigures["load avg"] = Math.round(((load + loadavg()[0]) / 2) * 10) / 10;
     return [
-      atMost(`feed over ${CAPSULES} stored capsules, one process`, oneShot, TARGET_MS, { "capsules/s": Math.round(CAPSULES / (oneShot / 1000)) }),
+      atMost(`feed over ${CAPSULES} stored capsules, one process`, oneShot, TARGET_MS, oneShotFigures),
       {
         name: `feed over ${CAPSULES} stored capsules, in process (warm)`,
         median_ms: inProcess,
