@@ -7,13 +7,16 @@
  *   than SLOTS chunks ahead of CONSUMED;
  * - before publishing the last chunk it stores the total number of chunks in FINAL; the worker, having hashed
  *   that many, writes the result and sets DONE;
+ * - wake-ups are rationed, since on a busy machine each one can cost the waker its time slice: the worker sets
+ *   SLEEPING around its waits and the producer wakes it only when {@link WAKE_BATCH} chunks are pending (or at the
+ *   last chunk); the producer sets WAITING around its waits and the worker wakes it only then;
  * - STATE: the worker moves STARTING → RUNNING when it starts (or STARTING → START_FAILED when its module cannot
  *   load); the producer may move STARTING → ABANDONED (the worker never started: the producer hashes the ring
  *   itself), and sets ABANDONED when it gives up on an unfinished digest; a worker that fails while running sets
  *   FAILED. Every change of STATE is followed by a change of PRODUCED (or a notify), so no waiter misses it.
  */
 
-export const SLOTS = 16;
+export const SLOTS = 32;
 /** Each slot is one lent buffer of the chunk hasher (chunk-hash.ts: CHUNK_BUFFER_BYTES). */
 export const SLOT_BYTES = 1 << 17;
 
@@ -23,7 +26,12 @@ export const CONSUMED = 1;
 export const FINAL = 2;
 export const STATE = 3;
 export const DONE = 4;
+export const SLEEPING = 5;
+export const WAITING = 6;
 const CONTROL_WORDS = 8;
+
+/** Pending chunks that make the producer wake a sleeping worker. */
+export const WAKE_BATCH = (SLOTS * 3) / 4;
 
 /** Values of the STATE word. */
 export const STARTING = 0;

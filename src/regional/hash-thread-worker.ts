@@ -3,7 +3,7 @@
  * writes the SHA-256 when the producer has published the last one. See hash-ring.ts for the protocol.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
-import { ABANDONED, CONSUMED, DONE, FAILED, FINAL, PRODUCED, ringOf, RUNNING, SLOTS, STARTING, STATE } from "./hash-ring.js";
+import { ABANDONED, CONSUMED, DONE, FAILED, FINAL, PRODUCED, ringOf, RUNNING, SLEEPING, SLOTS, STARTING, STATE, WAITING } from "./hash-ring.js";
 
 export function runHashThread(sab: SharedArrayBuffer): void {
   const ring = ringOf(sab);
@@ -17,13 +17,15 @@ export function runHashThread(sab: SharedArrayBuffer): void {
       const produced = Atomics.load(c, PRODUCED);
       if (Atomics.load(c, STATE) === ABANDONED) return;
       if (done === produced) {
+        Atomics.store(c, SLEEPING, 1);
         Atomics.wait(c, PRODUCED, produced);
+        Atomics.store(c, SLEEPING, 0);
         continue;
       }
       hash.update(ring.slot(done).subarray(0, ring.lengths[done % SLOTS]));
       done++;
       Atomics.store(c, CONSUMED, done);
-      Atomics.notify(c, CONSUMED);
+      if (Atomics.load(c, WAITING) === 1) Atomics.notify(c, CONSUMED);
       if (Atomics.load(c, FINAL) === done) {
         ring.result.set(hash.digest());
         Atomics.store(c, DONE, 1);

@@ -25,10 +25,13 @@ import {
   PRODUCED,
   ringOf,
   SLOT_BYTES,
+  SLEEPING,
   SLOTS,
   START_FAILED,
   STARTING,
   STATE,
+  WAITING,
+  WAKE_BATCH,
   type Ring,
 } from "./hash-ring.js";
 
@@ -145,7 +148,8 @@ export class ThreadHasher implements ChunkHasher {
     if (last) Atomics.store(c, FINAL, this.produced + 1);
     this.produced++;
     Atomics.store(c, PRODUCED, this.produced);
-    Atomics.notify(c, PRODUCED);
+    const pending = this.produced - Atomics.load(c, CONSUMED);
+    if (last || (pending >= WAKE_BATCH && Atomics.load(c, SLEEPING) === 1)) Atomics.notify(c, PRODUCED);
   }
 
   /** Waits on control word `index` until `done()`, taking the ring back if the thread never starts. */
@@ -159,7 +163,10 @@ export class ThreadHasher implements ChunkHasher {
         this.takeOver();
         return;
       }
-      Atomics.wait(c, index, Atomics.load(c, index), WAIT_SLICE_MS);
+      Atomics.store(c, WAITING, 1);
+      const seen = Atomics.load(c, index);
+      if (!done()) Atomics.wait(c, index, seen, WAIT_SLICE_MS);
+      Atomics.store(c, WAITING, 0);
     }
   }
 

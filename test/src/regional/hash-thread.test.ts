@@ -37,7 +37,7 @@ const cases: [string, string[]][] = [
   ["nothing", []],
   ["one short piece", ['{"a":1}']],
   ["exactly one chunk", ["x".repeat(SLOT_BYTES / 2)]],
-  ["many small pieces, several times the ring", Array.from({ length: 40_000 }, (_, i) => `{"event":${i},"text":"é漢😀${"y".repeat(i % 200)}"},`)],
+  ["many small pieces, several times the ring", Array.from({ length: 70_000 }, (_, i) => `{"event":${i},"text":"é漢😀${"y".repeat(i % 200)}"},`)],
   ["pieces larger than a chunk buffer", ["[", "z".repeat(3 * SLOT_BYTES + 7), ",", "漢".repeat(SLOT_BYTES), "]"]],
 ];
 
