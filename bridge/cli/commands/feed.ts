@@ -26,8 +26,8 @@ Order: by created_at (already truncated to the hour, UTC), oldest first, then by
   --json-errors               report withheld capsules and errors on stderr as one JSON object
 
 All or nothing: every line is built (in memory, spilling to a private temporary file for large stores) before
-anything is printed; on any error nothing is printed. Large stores are processed by worker threads (one per
-core, at most 4); the output does not depend on it. Capsules whose candidate is withheld (hardening or leak
+anything is printed; on any error nothing is printed. Large stores are processed by this thread plus worker
+threads (one per other core, at most 4); the output does not depend on it. Capsules whose candidate is withheld (hardening or leak
 guard) produce no line; stderr says how many and why (rules and paths only, never values). Progress is shown
 on stderr when it is a terminal.
 
