@@ -6,9 +6,9 @@
  *
  * Fail-safe by construction: if the thread cannot be created, its module cannot load, or it has not started
  * within {@link START_TIMEOUT_MS}, the validating thread takes the ring back (nothing of it has been hashed yet) and
- * hashes in this thread. A thread that fails after starting (which pure hashing of valid buffers does not do) is an
- * internal error. An unfinished digest must be closed, which lets the thread end; the thread never keeps the
- * process alive.
+ * hashes in this thread. A thread that fails after starting, or stops making progress for a minute (pure hashing of
+ * valid buffers does neither), is an internal error ({@link HashThreadError}), never a hang. An unfinished digest
+ * must be closed, which lets the thread end; the thread never keeps the process alive.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -24,6 +24,7 @@ import {
   FINAL,
   PRODUCED,
   ringOf,
+  RUNNING,
   SLOT_BYTES,
   SLEEPING,
   SLOTS,
@@ -37,6 +38,8 @@ import {
 
 /** How long the validating thread waits for the helper thread to start before hashing itself. */
 export const START_TIMEOUT_MS = 10_000;
+/** A running thread that hashes nothing for this long is taken as dead (an internal error, never a hang). */
+const STALL_TIMEOUT_MS = 60_000;
 /** Longest single wait; every wait re-checks the thread's state, so a missed wake-up costs at most this. */
 const WAIT_SLICE_MS = 50;
 
@@ -155,6 +158,8 @@ export class ThreadHasher implements ChunkHasher {
   /** Waits on control word `index` until `done()`, taking the ring back if the thread never starts. */
   private await(index: number, done: () => boolean): void {
     const c = this.ring.control;
+    let consumed = Atomics.load(c, CONSUMED);
+    let since = Date.now();
     while (!done()) {
       const state = Atomics.load(c, STATE);
       if (state === FAILED) throw new HashThreadError("content digest: the hash thread failed");
@@ -162,6 +167,12 @@ export class ThreadHasher implements ChunkHasher {
       if (state === START_FAILED || (late && Atomics.compareExchange(c, STATE, STARTING, ABANDONED) === STARTING)) {
         this.takeOver();
         return;
+      }
+      if (Atomics.load(c, CONSUMED) !== consumed) {
+        consumed = Atomics.load(c, CONSUMED);
+        since = Date.now();
+      } else if (state === RUNNING && Date.now() - since > STALL_TIMEOUT_MS) {
+        throw new HashThreadError("content digest: the hash thread stopped making progress");
       }
       Atomics.store(c, WAITING, 1);
       const seen = Atomics.load(c, index);
