@@ -1,5 +1,5 @@
 /** Access to `../shared` test inputs: read in place, never copied; tests skip clearly when it is absent. */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe } from "vitest";
@@ -21,4 +21,13 @@ export function readShared(...parts: string[]): Buffer {
 export function describeShared(name: string, fn: () => void): void {
   if (hasShared) describe(name, fn);
   else describe.skip(`${name} (skipped: ${sharedRoot} is absent; these tests read ../shared/data in place)`, fn);
+}
+
+/** Names (`01-mule-account-rental-hinglish`) of the valid bridge examples, sorted; empty when ../shared is absent. */
+export function validExampleNames(): string[] {
+  if (!hasShared) return [];
+  return readdirSync(sharedPath("data/bridge-examples/valid"))
+    .filter((f) => /^\d\d-[a-z0-9-]+\.json$/.test(f) && !f.endsWith(".capsule.json"))
+    .map((f) => f.slice(0, -".json".length))
+    .sort();
 }

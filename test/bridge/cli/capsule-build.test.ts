@@ -14,7 +14,7 @@ import { verifyCapsule } from "../../../capsules/capsule/verify.js";
 import { openStore } from "../../../capsules/store/store.js";
 import { parseStrictJson } from "../../../src/json/parse.js";
 import type { JsonObject } from "../../../src/json/value.js";
-import { describeShared, readShared, sharedPath } from "../../helpers/shared.js";
+import { describeShared, readShared, sharedPath, validExampleNames } from "../../helpers/shared.js";
 
 const EXAMPLES = "data/bridge-examples";
 const PACK = sharedPath("data/intelligence-pack/intelligence-pack-v1.json");
@@ -58,12 +58,7 @@ function build(args: string[], stdin: Uint8Array, env: NodeJS.ProcessEnv = {}): 
   return runCli(["--home", home, "--pack", PACK, "capsule", "build", ...args], stdin, env);
 }
 
-function validNames(): string[] {
-  return readdirSync(sharedPath(EXAMPLES, "valid"))
-    .filter((f) => /^\d\d-[a-z0-9-]+\.json$/.test(f) && !f.endsWith(".capsule.json"))
-    .map((f) => f.slice(0, -5))
-    .sort();
-}
+const validNames = validExampleNames;
 
 const valid = (name: string) => readShared(EXAMPLES, "valid", `${name}.json`);
 

@@ -8,14 +8,8 @@ import { hasShared, readShared, sharedPath } from "../../helpers/shared.js";
 export const EXAMPLES = "data/bridge-examples";
 export const PACK_PATH = sharedPath("data/intelligence-pack/intelligence-pack-v1.json");
 
-/** Names (`01-mule-account-rental-hinglish`) of the valid examples. */
-export function validNames(): string[] {
-  if (!hasShared) return [];
-  return readdirSync(sharedPath(EXAMPLES, "valid"))
-    .filter((f) => /^\d\d-[a-z0-9-]+\.json$/.test(f) && !f.endsWith(".capsule.json"))
-    .map((f) => f.slice(0, -".json".length))
-    .sort();
-}
+/** Names of the valid examples (one definition, in test/helpers/shared.ts). */
+export { validExampleNames as validNames } from "../../helpers/shared.js";
 
 export function files(dir: "invalid" | "lenient"): string[] {
   if (!hasShared) return [];

@@ -12,22 +12,11 @@ import { loadPack } from "../../../src/pack/load.js";
 import { assessmentContent, REFERENCE_PRODUCER } from "../../../capsules/assessment/adapter.js";
 import type { Assessment } from "../../../capsules/assessment/types.js";
 import { deriveCandidate } from "../../../capsules/candidates/derive.js";
-import { describeShared, readShared } from "../../helpers/shared.js";
+import { describeShared, readShared, validExampleNames } from "../../helpers/shared.js";
 import { assessmentBytes, exampleValue } from "./build-helpers.js";
 import { canaryCase } from "./canary-assessments.js";
 
-const NAMES = [
-  "01-mule-account-rental-hinglish",
-  "03-usdt-inr-kitchen-sink-iocs",
-  "05-feiqian-zh-simplified-plus-mule",
-  "08-golden-triangle-casino-junket",
-  "11-scam-compound-recruitment-en",
-  "13-wildlife-ivory-en",
-  "22-clean-mandi-prices",
-  "32-ext-wildlife-corroborated-lead",
-  "34-ext-direct-link-wallet",
-  "36-ext-reported-reliability-no-upgrade",
-];
+const NAMES = validExampleNames();
 
 const RUNS = 10_000;
 

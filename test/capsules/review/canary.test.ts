@@ -12,7 +12,7 @@ import { sha256Hex } from "../../../src/hash.js";
 import type { JsonObject } from "../../../src/json/value.js";
 import { openOrCreateStore } from "../../../capsules/store/store.js";
 import { reviewLayout } from "../../../capsules/review/layout.js";
-import { describeShared } from "../../helpers/shared.js";
+import { describeShared, validExampleNames } from "../../helpers/shared.js";
 import { assessmentBytes, capsuleFor, exampleValue } from "../candidates/build-helpers.js";
 import { canaryCase } from "../candidates/canary-assessments.js";
 import { PACK_FILE, removeHomes, tempHome } from "../feed/store-fixtures.js";
@@ -20,18 +20,7 @@ import { cli, type CliRun } from "./cli-run.js";
 
 afterAll(removeHomes);
 
-const TEMPLATES = [
-  "01-mule-account-rental-hinglish",
-  "03-usdt-inr-kitchen-sink-iocs",
-  "05-feiqian-zh-simplified-plus-mule",
-  "08-golden-triangle-casino-junket",
-  "11-scam-compound-recruitment-en",
-  "13-wildlife-ivory-en",
-  "22-clean-mandi-prices",
-  "32-ext-wildlife-corroborated-lead",
-  "34-ext-direct-link-wallet",
-  "36-ext-reported-reliability-no-upgrade",
-];
+const TEMPLATES = validExampleNames();
 const CASES = 30;
 
 describeShared("canary values never leave through feed or review", () => {
