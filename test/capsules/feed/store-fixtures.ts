@@ -5,6 +5,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Writable } from "node:stream";
+import type { FeedOutcome } from "../../../capsules/feed/index.js";
 import { loadPackFile } from "../../../src/pack/file.js";
 import type { IntelligencePack } from "../../../src/pack/types.js";
 import { openOrCreateStore, type SealedStore } from "../../../capsules/store/store.js";
@@ -80,4 +82,19 @@ export async function storeWith(tag: string, capsules: readonly ExampleCapsule[]
   const store = await openOrCreateStore({ home, passphrase: undefined });
   for (const c of capsules) store.putCapsule(c.bytes, c.id);
   return { home, store };
+}
+
+/** The feed's lines in output order, as one string; the spool is disposed. */
+export async function text(o: FeedOutcome): Promise<string> {
+  const chunks: Buffer[] = [];
+  await o.spool.writeSorted(
+    new Writable({
+      write(c, _e, cb) {
+        chunks.push(Buffer.from(c));
+        cb();
+      },
+    }),
+  );
+  o.spool.dispose();
+  return Buffer.concat(chunks).toString("utf8");
 }

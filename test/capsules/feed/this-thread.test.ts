@@ -5,27 +5,12 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, expect, test } from "vitest";
-import { buildFeed, buildFeedParallel, FeedError, type FeedOutcome } from "../../../capsules/feed/index.js";
+import { buildFeed, buildFeedParallel, FeedError } from "../../../capsules/feed/index.js";
 import { describeShared } from "../../helpers/shared.js";
-import { exampleCapsules, leakGuardCapsule, lenientCapsule, PACK_FILE, removeHomes, storeWith, tempHome, testPack } from "./store-fixtures.js";
+import { exampleCapsules, leakGuardCapsule, lenientCapsule, PACK_FILE, removeHomes, storeWith, tempHome, testPack, text } from "./store-fixtures.js";
 
 afterAll(removeHomes);
-
-async function text(o: FeedOutcome): Promise<string> {
-  const chunks: Buffer[] = [];
-  await o.spool.writeSorted(
-    new Writable({
-      write(c, _e, cb) {
-        chunks.push(Buffer.from(c));
-        cb();
-      },
-    }),
-  );
-  o.spool.dispose();
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 describeShared("feed in this thread and worker threads", () => {
   test.each([0, 1, 2])("this thread and %i worker(s) produce the single-thread outcome exactly", { timeout: 60_000 }, async (workers) => {
