@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { buildAssessmentCapsule, projectProducer, REFERENCE_PRODUCER } from "../capsules/assessment/adapter.js";
 import { validateAssessment } from "../capsules/assessment/intake.js";
 import { openOrCreateStore } from "../capsules/store/store.js";
-import { loadPackFile } from "../src/pack/file.js";
+import { loadPackFile } from "../published/pack/file.js";
 import { atLeastPerSecond, atMost, measure, type BenchResult } from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));

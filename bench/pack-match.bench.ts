@@ -6,8 +6,8 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadPackFile } from "../src/pack/file.js";
-import { assessProvenance } from "../src/pack/provenance.js";
+import { loadPackFile } from "../published/pack/file.js";
+import { assessProvenance } from "../published/pack/provenance.js";
 import { measure, type BenchResult } from "./harness.js";
 
 const MESSAGE_BYTES = 4096;

@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { exportLoadedIndex } from "../src/regional/export.js";
-import { buildSyntheticIndex } from "../src/regional/synthetic.js";
-import { loadRegionalInput, validateLoadedIndex, validateRegionalIndex } from "../src/regional/validate.js";
+import { exportLoadedIndex } from "../published/regional/export.js";
+import { buildSyntheticIndex } from "../published/regional/synthetic.js";
+import { loadRegionalInput, validateLoadedIndex, validateRegionalIndex } from "../published/regional/validate.js";
 import { measure, peakRssMb, type BenchResult } from "./harness.js";
 
 const EVENTS = 50_000;

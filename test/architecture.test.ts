@@ -1,6 +1,7 @@
 /**
- * product.md §3: dependencies point bridge → capsules → src, and nothing under src/ or capsules/ reaches the
- * network or the MCP SDK. This reads every import of every source file and fails on a violation.
+ * product.md §3: dependencies point bridge → capsules → published → src, and nothing under src/, published/ or
+ * capsules/ reaches the network or the MCP SDK. This reads every import of every source file and fails on a
+ * violation.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -43,7 +44,11 @@ export function importsOf(code: string): string[] {
   return specs;
 }
 
-function violations(root: "src" | "capsules"): string[] {
+/** The layers from the bottom up: a file may import only from its own layer or the ones below it. */
+const LAYERS = ["src", "published", "capsules", "bridge"] as const;
+type Root = (typeof LAYERS)[number];
+
+function violations(root: Exclude<Root, "bridge">): string[] {
   const found: string[] = [];
   for (const file of sourceFiles(join(repoRoot, root))) {
     const code = readFileSync(file, "utf8");
@@ -52,8 +57,8 @@ function violations(root: "src" | "capsules"): string[] {
       if (FORBIDDEN_MODULES.some((re) => re.test(spec))) found.push(`${rel} imports ${spec}`);
       if (spec.startsWith(".")) {
         const target = relative(repoRoot, join(file, "..", spec));
-        if (target.startsWith("bridge")) found.push(`${rel} imports ${spec} (bridge/ is above ${root}/)`);
-        if (root === "src" && target.startsWith("capsules")) found.push(`${rel} imports ${spec} (capsules/ is above src/)`);
+        const above = LAYERS.slice(LAYERS.indexOf(root) + 1).find((layer) => target.startsWith(`${layer}/`));
+        if (above) found.push(`${rel} imports ${spec} (${above}/ is above ${root}/)`);
       }
     }
     if (/\bfetch\s*\(/.test(code) || /globalThis\.fetch|\bWebSocket\b|\bXMLHttpRequest\b/.test(code)) {
@@ -64,8 +69,11 @@ function violations(root: "src" | "capsules"): string[] {
 }
 
 describe("architecture", () => {
-  test("src/ has no network, MCP SDK, capsules/ or bridge/ imports", () => {
+  test("src/ has no network, MCP SDK, published/, capsules/ or bridge/ imports", () => {
     expect(violations("src")).toEqual([]);
+  });
+  test("published/ has no network, MCP SDK, capsules/ or bridge/ imports", () => {
+    expect(violations("published")).toEqual([]);
   });
   test("capsules/ has no network, MCP SDK or bridge/ imports", () => {
     expect(violations("capsules")).toEqual([]);

@@ -3,9 +3,9 @@
  * typology match echoes only fragments of the caller's own text (term hits), never anything from the store.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { PackError } from "../../src/pack/errors.js";
-import { assessProvenance } from "../../src/pack/provenance.js";
-import { validateRegionalIndex } from "../../src/regional/validate.js";
+import { PackError } from "../../published/pack/errors.js";
+import { assessProvenance } from "../../published/pack/provenance.js";
+import { validateRegionalIndex } from "../../published/regional/validate.js";
 import { packOrUnavailable, type CallInfo, type PrivateContext } from "./private-context.js";
 import { MAX_LINE_BYTES } from "./stdio-transport.js";
 import { DocumentError, documentBytes, errorResult, structuredResult } from "./tool-results.js";

@@ -31,9 +31,9 @@ async function generated(file: string): Promise<Record<string, unknown>> {
     case "assessment-v1.schema.json":
       return (await import("../../capsules/assessment/schema.js")).assessmentJsonSchema();
     case "intelligence-pack-v1.schema.json":
-      return z.toJSONSchema((await import("../../src/pack/schema.js")).packSchema, OPTS) as Record<string, unknown>;
+      return z.toJSONSchema((await import("../../published/pack/schema.js")).packSchema, OPTS) as Record<string, unknown>;
     case "regional-index-v1.schema.json":
-      return z.toJSONSchema((await import("../../src/regional/schema.js")).regionalIndexSchema, OPTS) as Record<string, unknown>;
+      return z.toJSONSchema((await import("../../published/regional/schema.js")).regionalIndexSchema, OPTS) as Record<string, unknown>;
   }
   const f = await import("./format-zod.js");
   const local: Record<string, z.ZodType> = {

@@ -10,8 +10,8 @@
 import { z } from "zod";
 import { AUTHORIZATIONS, DETECTOR_FAMILIES, SCRIPT_HINTS, SURFACES, THREAT_FAMILIES, TIERS } from "../../capsules/assessment/types.js";
 import { PUBLIC_RECORD_SCHEMA, REVIEW_REQUIRED } from "../../capsules/candidates/types.js";
-import { DIMENSIONS, IOC_KINDS, SPECIFICITIES, SUPPORT_LEVELS } from "../../src/pack/vocabulary.js";
-import { REGIONAL_SCHEMA_VERSION } from "../../src/regional/constants.js";
+import { DIMENSIONS, IOC_KINDS, SPECIFICITIES, SUPPORT_LEVELS } from "../../published/pack/vocabulary.js";
+import { REGIONAL_SCHEMA_VERSION } from "../../published/regional/constants.js";
 
 /** Review states (product.md §8); the store's vocabulary (capsules/store/rows.ts), kept equal by a test. */
 export const REVIEW_STATES = ["HUMAN_REVIEW_REQUIRED", "APPROVED_FOR_RELEASE", "REJECTED", "NEEDS_MORE_EVIDENCE"] as const;

@@ -3,8 +3,8 @@
  * and the pack lookup they share.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { PackError } from "../../src/pack/errors.js";
-import type { IntelligencePack } from "../../src/pack/types.js";
+import { PackError } from "../../published/pack/errors.js";
+import type { IntelligencePack } from "../../published/pack/types.js";
 import type { EgressValues } from "./egress-values.js";
 import type { PrivateState } from "./private-state.js";
 import { errorResult } from "./tool-results.js";

@@ -5,7 +5,7 @@
  */
 import { statSync } from "node:fs";
 import type { Config } from "../../src/config.js";
-import type { IntelligencePack } from "../../src/pack/types.js";
+import type { IntelligencePack } from "../../published/pack/types.js";
 import type { SealedStore } from "../../capsules/store/store.js";
 
 export class PrivateState {
@@ -45,8 +45,8 @@ export class PrivateState {
 
   /** The configured intelligence pack, loaded again only when its file changed. Throws PackError. */
   async loadPack(): Promise<{ file: string; pack: IntelligencePack }> {
-    const { configuredPackPath, loadConfiguredPack, loadPackFile } = await import("../../src/pack/file.js");
-    const { PackError } = await import("../../src/pack/errors.js");
+    const { configuredPackPath, loadConfiguredPack, loadPackFile } = await import("../../published/pack/file.js");
+    const { PackError } = await import("../../published/pack/errors.js");
     const file = configuredPackPath(this.config);
     if (file === undefined) return loadConfiguredPack(this.config); // throws the not-configured PackError
     let st;

@@ -70,9 +70,9 @@ async function readReading(file: string, uri: URL, signal: AbortSignal, deps: Re
 }
 
 async function readPack(uri: URL, state: PrivateState): Promise<ReadResourceResult> {
-  const { readPackBytes } = await import("../../src/pack/file.js");
-  const { loadPack } = await import("../../src/pack/load.js");
-  const { PackError } = await import("../../src/pack/errors.js");
+  const { readPackBytes } = await import("../../published/pack/file.js");
+  const { loadPack } = await import("../../published/pack/load.js");
+  const { PackError } = await import("../../published/pack/errors.js");
   let text: string;
   let pack;
   try {

@@ -3,7 +3,7 @@
  * M2 with the DIRECT_LINK requirement of §4.5/§4.7). Each takes an already shape-checked object and returns the
  * first issue (path relative to that object) or undefined. Pack-dependent recomputation (§4.10) is not here.
  */
-import { SUBMITTED_MESSAGE_GROUP } from "../../src/pack/vocabulary.js";
+import { SUBMITTED_MESSAGE_GROUP } from "../../published/pack/vocabulary.js";
 import type { Issue } from "../../src/json/shape.js";
 import type { Assessment, Collection, Detector, Hypothesis, ExternalObservation, ThreatAssessment, ThreatFinding } from "./types.js";
 import {

@@ -52,7 +52,7 @@ import {
   type ThreatAssessment,
   type ThreatFinding,
 } from "./types.js";
-import { KNOWN_DETECTOR_SIGNALS } from "../../src/pack/vocabulary.js";
+import { KNOWN_DETECTOR_SIGNALS } from "../../published/pack/vocabulary.js";
 import {
   ABSTENTION_VALUES,
   ASSESSMENT_LIMITATIONS,

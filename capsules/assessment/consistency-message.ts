@@ -5,10 +5,10 @@
  * terms are never echoed.
  */
 import { messageSha256 } from "../../src/message-hash.js";
-import { PackError } from "../../src/pack/errors.js";
-import { describeDifference, firstDifference } from "../../src/pack/first-difference.js";
-import { assessProvenance } from "../../src/pack/provenance.js";
-import type { ExternalObservation, IntelligencePack, IocSet } from "../../src/pack/types.js";
+import { PackError } from "../../published/pack/errors.js";
+import { describeDifference, firstDifference } from "../../published/pack/first-difference.js";
+import { assessProvenance } from "../../published/pack/provenance.js";
+import type { ExternalObservation, IntelligencePack, IocSet } from "../../published/pack/types.js";
 import type { Assessment } from "./types.js";
 
 export function checkMessageAgreement(

@@ -1,6 +1,6 @@
 /** R1 / A2 (assessment-v1 §2.7, §4.10): the assessment's `intelligence_pack` must describe the loaded pack. */
-import { PackError, unknownFieldError } from "../../src/pack/errors.js";
-import type { IntelligencePack } from "../../src/pack/types.js";
+import { PackError, unknownFieldError } from "../../published/pack/errors.js";
+import type { IntelligencePack } from "../../published/pack/types.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
 

@@ -6,11 +6,11 @@
  * re-run (§4.10 last sentence). The first difference is reported with its JSON path and rule; no private value
  * (IOC, term hit, message text or hash) appears in the error.
  */
-import { PackError } from "../../src/pack/errors.js";
-import { describeDifference, firstDifference } from "../../src/pack/first-difference.js";
-import { recomputeHypotheses } from "../../src/pack/recompute.js";
-import { ASSESSMENT_LIMITATIONS, renderAbstentions, renderOriginAnswer } from "../../src/pack/templates.js";
-import type { ExternalObservation, IntelligencePack, IocSet } from "../../src/pack/types.js";
+import { PackError } from "../../published/pack/errors.js";
+import { describeDifference, firstDifference } from "../../published/pack/first-difference.js";
+import { recomputeHypotheses } from "../../published/pack/recompute.js";
+import { ASSESSMENT_LIMITATIONS, renderAbstentions, renderOriginAnswer } from "../../published/pack/templates.js";
+import type { ExternalObservation, IntelligencePack, IocSet } from "../../published/pack/types.js";
 import { checkMessageAgreement } from "./consistency-message.js";
 import { checkPackReference } from "./consistency-pack.js";
 import type { Assessment } from "./types.js";

@@ -4,7 +4,7 @@
  * The first failure is thrown as an {@link AssessmentError} naming the path and rule; nothing private is echoed.
  */
 import { messageSha256 } from "../../src/message-hash.js";
-import type { IntelligencePack } from "../../src/pack/types.js";
+import type { IntelligencePack } from "../../published/pack/types.js";
 import { checkAssessmentId } from "./assessment-id.js";
 import { checkAssessmentConsistency } from "./consistency.js";
 import { AssessmentError } from "./errors.js";

@@ -3,14 +3,14 @@
  * timestamp grammar of §2.2, Python-compatible "blank", and the control/format/bidi character rule.
  * The identifier, blank and timestamp rules are the pack's (`src/pack`), defined once for both.
  */
-export { IDENTIFIER_LOWER } from "../../src/pack/vocabulary.js";
+export { IDENTIFIER_LOWER } from "../../published/pack/vocabulary.js";
 /** True when the string is empty or only Python whitespace (`str.isspace()`: no U+FEFF, adds U+001C–U+001F, U+0085). */
-export { isBlank as isPythonBlank } from "../../src/pack/text-rules.js";
+export { isBlank as isPythonBlank } from "../../published/pack/text-rules.js";
 /**
  * §2.2 grammar: `YYYY-MM-DDTHH:MM:SS[.ffffff]Z`, ASCII digits, a real Gregorian date (year ≥ 1), hour ≤ 23,
  * minute ≤ 59, second ≤ 59 (no leap second). Every such string also passes the capsule timestamp rule.
  */
-export { isAssessmentTimestamp as isUtcTimestamp } from "../../src/pack/text-rules.js";
+export { isAssessmentTimestamp as isUtcTimestamp } from "../../published/pack/text-rules.js";
 
 export const HEX24 = /^[0-9a-f]{24}$/;
 export const HEX64 = /^[0-9a-f]{64}$/;

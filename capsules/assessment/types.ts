@@ -14,7 +14,7 @@ export {
   SOURCE_KINDS,
   SPECIFICITIES,
   SUPPORT_LEVELS,
-} from "../../src/pack/vocabulary.js";
+} from "../../published/pack/vocabulary.js";
 export type {
   Dimension,
   IocKind,
@@ -23,16 +23,16 @@ export type {
   SourceKind,
   Specificity,
   SupportLevel,
-} from "../../src/pack/vocabulary.js";
+} from "../../published/pack/vocabulary.js";
 export type {
   Abstentions,
   ExternalObservation,
   Hypothesis,
   MatchedIndicator,
   TypologySource,
-} from "../../src/pack/types.js";
-import type { Abstentions, Hypothesis } from "../../src/pack/types.js";
-import type { IocKind } from "../../src/pack/vocabulary.js";
+} from "../../published/pack/types.js";
+import type { Abstentions, Hypothesis } from "../../published/pack/types.js";
+import type { IocKind } from "../../published/pack/vocabulary.js";
 
 export const TIERS = ["CLEAN", "WATCH", "LIKELY_SCAM", "CONFIRMED_PATTERN"] as const;
 export type Tier = (typeof TIERS)[number];

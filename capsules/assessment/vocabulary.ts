@@ -1,14 +1,14 @@
 /**
  * Fixed values of a `scamshield-provenance/v1` assessment (assessment-v1 §2.2–§2.9): schema versions, fixed
  * sentences, the threat-rule table and the detector signal families. The provenance vocabulary (dimensions,
- * support levels, IOC kinds, ...) lives in `src/pack/vocabulary.ts` and is re-exported by `types.ts`.
+ * support levels, IOC kinds, ...) lives in `published/pack/vocabulary.ts` and is re-exported by `types.ts`.
  */
-import { PACK_SCHEMA } from "../../src/pack/vocabulary.js";
-import { ABSTAIN_NO_EVIDENCE, ABSTAIN_TYPOLOGY_ONLY } from "../../src/pack/templates.js";
+import { PACK_SCHEMA } from "../../published/pack/vocabulary.js";
+import { ABSTAIN_NO_EVIDENCE, ABSTAIN_TYPOLOGY_ONLY } from "../../published/pack/templates.js";
 import type { ThreatFamily, Tier } from "./types.js";
 
 /** §2.9 top-level `limitations`, exactly and in order (the matcher's templates define them). */
-export { ASSESSMENT_LIMITATIONS } from "../../src/pack/templates.js";
+export { ASSESSMENT_LIMITATIONS } from "../../published/pack/templates.js";
 
 export const ASSESSMENT_SCHEMA_VERSION = "scamshield-provenance/v1";
 export const THREAT_SCHEMA_VERSION = "scamshield-threat-assessment/v1";

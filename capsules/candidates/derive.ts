@@ -12,7 +12,7 @@
 import { canonicalBytes } from "../../src/json/canonical.js";
 import { sha256Hex } from "../../src/hash.js";
 import type { JsonObject } from "../../src/json/value.js";
-import type { IntelligencePack } from "../../src/pack/types.js";
+import type { IntelligencePack } from "../../published/pack/types.js";
 import { checkAssessmentId } from "../assessment/assessment-id.js";
 import { AssessmentError } from "../assessment/errors.js";
 import { parseAssessment } from "../assessment/parse-assessment.js";

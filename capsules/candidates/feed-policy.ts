@@ -6,7 +6,7 @@
  * actually shown; the withheld sentence replaces it only when the assessment had hypotheses but none is shown
  * (the reference also used it next to a shown `DIRECT_LINK`, W9).
  */
-import { renderOriginAnswer } from "../../src/pack/templates.js";
+import { renderOriginAnswer } from "../../published/pack/templates.js";
 import type { CandidateHypothesis } from "./types.js";
 
 /** The reference feed's sentence for a default record whose hypotheses were all withheld. */

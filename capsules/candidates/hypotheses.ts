@@ -3,20 +3,20 @@
  *
  * - rule 2: the assessment's pack digest must equal ours, and every `typology_id` must exist in our pack with the
  *   same `dimension`; otherwise every hypothesis is withheld and the reason names the path (never a value);
- * - rule 3: the support level and `independent_backers` are recomputed with the pack rules (src/pack/support.ts)
+ * - rule 3: the support level and `independent_backers` are recomputed with the pack rules (published/pack/support.ts)
  *   from the hypothesis' own external observations that are valid and, for `exact_ioc`, bind an IOC of this
- *   assessment (src/pack/observations.ts, M2). A claimed level above the recomputed one is lowered; backers are
+ *   assessment (published/pack/observations.ts, M2). A claimed level above the recomputed one is lowered; backers are
  *   always the recomputed number. A hypothesis with neither a message match nor a bound observation has no support
  *   at all: every hypothesis is withheld.
  *
  * Labels come from our pack; nothing of the assessment's text is kept. The result is in §4.8 order.
  */
-import { compareHypotheses } from "../../src/pack/hypotheses.js";
-import { meetsThreshold, signalClausesHold } from "../../src/pack/match.js";
-import { checkObservationBinding, validateObservation } from "../../src/pack/observations.js";
-import { independentBackers, supportLevel } from "../../src/pack/support.js";
-import type { ExternalObservation, IntelligencePack, PackTypology } from "../../src/pack/types.js";
-import { SUPPORT_RANK, type Specificity, type SupportLevel } from "../../src/pack/vocabulary.js";
+import { compareHypotheses } from "../../published/pack/hypotheses.js";
+import { meetsThreshold, signalClausesHold } from "../../published/pack/match.js";
+import { checkObservationBinding, validateObservation } from "../../published/pack/observations.js";
+import { independentBackers, supportLevel } from "../../published/pack/support.js";
+import type { ExternalObservation, IntelligencePack, PackTypology } from "../../published/pack/types.js";
+import { SUPPORT_RANK, type Specificity, type SupportLevel } from "../../published/pack/vocabulary.js";
 import { assessmentSignals } from "../assessment/consistency.js";
 import type { Assessment, Hypothesis } from "../assessment/types.js";
 import type { CandidateHypothesis } from "./types.js";

@@ -10,8 +10,8 @@
  * of secret and the candidate path only, never the secret.
  */
 import type { Assessment } from "../assessment/types.js";
-import { matchForm } from "../../src/pack/normalize.js";
-import type { IntelligencePack } from "../../src/pack/types.js";
+import { matchForm } from "../../published/pack/normalize.js";
+import type { IntelligencePack } from "../../published/pack/types.js";
 import { indexPath, isJsonFloat, isJsonObject, memberPath } from "../../src/json/value.js";
 
 /** What a private string is; reported instead of the string itself. */

@@ -2,8 +2,8 @@
  * Rendering of the non-hypothesis parts of a candidate (product.md §8 rules 1 and 4; assessment-v1 §7.1): only
  * closed-vocabulary values, counts and fixed sentences; nothing free-form is copied.
  */
-import { ASSESSMENT_LIMITATIONS } from "../../src/pack/templates.js";
-import { IOC_KINDS, type IocKind } from "../../src/pack/vocabulary.js";
+import { ASSESSMENT_LIMITATIONS } from "../../published/pack/templates.js";
+import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import type { Collection, Iocs } from "../assessment/types.js";
 import { pseudonymAllowed } from "./leak-guard.js";
 import type { Candidate } from "./types.js";

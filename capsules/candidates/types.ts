@@ -5,7 +5,7 @@
  * template sentence; nothing is copied from the assessment's free text.
  */
 import type { Authorization, DetectorFamily, ScriptHint, Surface, ThreatFamily, Tier } from "../assessment/types.js";
-import type { Dimension, IocKind, SupportLevel } from "../../src/pack/vocabulary.js";
+import type { Dimension, IocKind, SupportLevel } from "../../published/pack/vocabulary.js";
 
 export const PUBLIC_RECORD_SCHEMA = "palimpsest-scamshield-public-record/v1";
 export const REVIEW_REQUIRED = "HUMAN_REVIEW_REQUIRED";

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { storeKey } from "../../src/crypto/seal.js";
-import { loadPackFile } from "../../src/pack/file.js";
+import { loadPackFile } from "../../published/pack/file.js";
 import { capsuleOpener, type CapsuleOpener } from "../store/open-capsule.js";
 import { FeedError } from "./errors.js";
 import { feedItem } from "./feed.js";

@@ -13,7 +13,7 @@
  * {@link buildFeed} works through the store in this thread; parallel.ts spreads the same per-capsule step over
  * worker threads for large stores. Both produce identical outcomes.
  */
-import type { IntelligencePack } from "../../src/pack/types.js";
+import type { IntelligencePack } from "../../published/pack/types.js";
 import type { CapsuleOpener } from "../store/open-capsule.js";
 import type { SealedStore } from "../store/store.js";
 import { FeedError } from "./errors.js";

@@ -17,7 +17,7 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { IntelligencePack } from "../../src/pack/types.js";
+import type { IntelligencePack } from "../../published/pack/types.js";
 import type { SealedStore } from "../store/store.js";
 import { FeedError } from "./errors.js";
 import { buildFeed, FeedCollector, feedIds, feedItem, type FeedOptions, type FeedOutcome } from "./feed.js";

@@ -7,7 +7,7 @@
 import { deriveLoadedCandidate } from "../candidates/derive.js";
 import type { DeriveOptions, DeriveResult } from "../candidates/types.js";
 import type { CapsuleOpener } from "../store/open-capsule.js";
-import type { IntelligencePack } from "../../src/pack/types.js";
+import type { IntelligencePack } from "../../published/pack/types.js";
 
 export type CandidateView = Pick<DeriveOptions, "includeTypologyMatches" | "includeClean">;
 

@@ -11,7 +11,7 @@
  * refused capsule and why. Nothing is sent anywhere.
  */
 import { canonicalBytes } from "../../src/json/canonical.js";
-import type { IntelligencePack } from "../../src/pack/types.js";
+import type { IntelligencePack } from "../../published/pack/types.js";
 import type { Candidate } from "../candidates/types.js";
 import type { SealedStore } from "../store/store.js";
 import { ReviewError } from "./errors.js";

@@ -6,7 +6,7 @@
  * covers these bytes and the candidate is back to `HUMAN_REVIEW_REQUIRED` (the superseded record is reported).
  * Capsules without a decision are derived in the requested view.
  */
-import type { IntelligencePack } from "../../src/pack/types.js";
+import type { IntelligencePack } from "../../published/pack/types.js";
 import type { Candidate } from "../candidates/types.js";
 import { feedOrderKey } from "../feed/order.js";
 import { deriveStoredCandidate, type CandidateView } from "../feed/stored-candidate.js";

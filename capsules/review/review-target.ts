@@ -2,7 +2,7 @@
  * A stored capsule as the object of a review: its candidate in a given view, and (on demand) the private values
  * of its assessment, against which notes and export lines are leak-guarded. Plaintext stays in memory.
  */
-import type { IntelligencePack } from "../../src/pack/types.js";
+import type { IntelligencePack } from "../../published/pack/types.js";
 import { AssessmentError } from "../assessment/errors.js";
 import { parseAssessment } from "../assessment/parse-assessment.js";
 import { readCapsuleAssessment } from "../candidates/capsule-source.js";

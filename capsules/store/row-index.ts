@@ -12,7 +12,7 @@ import { replaceFile } from "../../src/crypto/safe-write.js";
 import { SealKind, seal, unseal, type StoreKey } from "../../src/crypto/seal.js";
 import { CAPSULE_ID, INDEX_LABEL } from "./layout.js";
 import type { RowFacts } from "./rows.js";
-import { IOC_KINDS, type IocKind } from "../../src/pack/vocabulary.js";
+import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import { TIERS, type Tier } from "../assessment/types.js";
 
 export const ROW_INDEX_FORMAT = "evidence-bridge-row-index/v2";

@@ -9,7 +9,7 @@
  */
 import { parseStrictJson } from "../../src/json/parse.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
-import { IOC_KINDS, type IocKind } from "../../src/pack/vocabulary.js";
+import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import { DETECTOR_FAMILIES, THREAT_FAMILIES, TIERS, type Tier } from "../assessment/types.js";
 import { TIER_RANK } from "../assessment/vocabulary.js";
 import { decodeBase64Strict } from "../capsule/base64.js";

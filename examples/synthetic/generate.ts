@@ -14,9 +14,9 @@ import { legacyCanonicalBytes } from "../../src/json/legacy.js";
 import { parseStrictJson } from "../../src/json/parse.js";
 import type { JsonObject } from "../../src/json/value.js";
 import { messageSha256, pseudonym } from "../../src/message-hash.js";
-import { loadPack, packDigest } from "../../src/pack/load.js";
-import { assessProvenance } from "../../src/pack/provenance.js";
-import { ASSESSMENT_LIMITATIONS } from "../../src/pack/templates.js";
+import { loadPack, packDigest } from "../../published/pack/load.js";
+import { assessProvenance } from "../../published/pack/provenance.js";
+import { ASSESSMENT_LIMITATIONS } from "../../published/pack/templates.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -13,7 +13,7 @@ import { deriveCandidate } from "../../../capsules/candidates/index.js";
 import { loadCapsuleBytes } from "../../../capsules/capsule/load.js";
 import { verifyCapsule } from "../../../capsules/capsule/verify.js";
 import { openOrCreateStore } from "../../../capsules/store/store.js";
-import { loadPackFile } from "../../../src/pack/file.js";
+import { loadPackFile } from "../../../published/pack/file.js";
 import { packageRoot, packageVersion } from "../../package-info.js";
 import { parseFlags } from "../args.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";

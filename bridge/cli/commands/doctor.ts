@@ -5,7 +5,7 @@
  */
 import { statSync } from "node:fs";
 import { describeKeys } from "../../../src/crypto/keys.js";
-import { configuredPackPath, loadPackFile } from "../../../src/pack/file.js";
+import { configuredPackPath, loadPackFile } from "../../../published/pack/file.js";
 import type { Config } from "../../../src/config.js";
 import { formatDrift } from "../../upstream/schema-drift.js";
 import { parseFlags } from "../args.js";

@@ -5,9 +5,9 @@
 import { runFeed, FeedError, feedSummaryJson, feedSummaryLines, type FeedOutcome } from "../../../capsules/feed/index.js";
 import { StoreError } from "../../../capsules/store/errors.js";
 import { openStore, type SealedStore } from "../../../capsules/store/store.js";
-import { PackError } from "../../../src/pack/errors.js";
-import { loadConfiguredPack } from "../../../src/pack/file.js";
-import type { IntelligencePack } from "../../../src/pack/types.js";
+import { PackError } from "../../../published/pack/errors.js";
+import { loadConfiguredPack } from "../../../published/pack/file.js";
+import type { IntelligencePack } from "../../../published/pack/types.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";

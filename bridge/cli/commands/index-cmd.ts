@@ -4,17 +4,17 @@
  */
 import { once } from "node:events";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { DEFAULT_MAX_INDEX_BYTES, REGIONAL_SCHEMA_VERSION, REGIONS, type Region } from "../../../src/regional/constants.js";
-import { exportLoadedIndex, type ExportFormat } from "../../../src/regional/export.js";
-import { IndexLoadError } from "../../../src/regional/load.js";
-import { parseRfc3339, type Instant } from "../../../src/regional/rfc3339.js";
+import { DEFAULT_MAX_INDEX_BYTES, REGIONAL_SCHEMA_VERSION, REGIONS, type Region } from "../../../published/regional/constants.js";
+import { exportLoadedIndex, type ExportFormat } from "../../../published/regional/export.js";
+import { IndexLoadError } from "../../../published/regional/load.js";
+import { parseRfc3339, type Instant } from "../../../published/regional/rfc3339.js";
 import {
   loadFailureFinding,
   loadRegionalInput,
   validateLoadedIndex,
   validateRegionalIndex,
   type RegionalValidationReport,
-} from "../../../src/regional/validate.js";
+} from "../../../published/regional/validate.js";
 import { intFlag, parseFlags } from "../args.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 import { terminalSafe } from "./capsule-verify.js";

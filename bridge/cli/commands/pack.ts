@@ -5,11 +5,11 @@
  * hypotheses JSON on stdout.
  */
 import { canonicalText } from "../../../src/json/canonical.js";
-import { PackError } from "../../../src/pack/errors.js";
-import { configuredPackPath, loadPackFile } from "../../../src/pack/file.js";
-import { signalSet } from "../../../src/pack/match.js";
-import { assessProvenance } from "../../../src/pack/provenance.js";
-import type { IntelligencePack } from "../../../src/pack/types.js";
+import { PackError } from "../../../published/pack/errors.js";
+import { configuredPackPath, loadPackFile } from "../../../published/pack/file.js";
+import { signalSet } from "../../../published/pack/match.js";
+import { assessProvenance } from "../../../published/pack/provenance.js";
+import type { IntelligencePack } from "../../../published/pack/types.js";
 import { parseFlags, readLimited } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";

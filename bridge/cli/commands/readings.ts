@@ -3,8 +3,8 @@
  * ledger against its fixed manifest (hosted-tool-server.md §4.3–§4.5), over local copies. The exact bytes' length,
  * SHA-256 and record count are checked before any row is parsed. Nothing is fetched.
  */
-import { checkEconomicLedger } from "../../../src/readings/check-ledger.js";
-import { MAX_LEDGER_BYTES, MAX_MANIFEST_BYTES } from "../../../src/readings/economic-manifest.js";
+import { checkEconomicLedger } from "../../../published/readings/check-ledger.js";
+import { MAX_LEDGER_BYTES, MAX_MANIFEST_BYTES } from "../../../published/readings/economic-manifest.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";

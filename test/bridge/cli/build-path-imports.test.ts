@@ -74,7 +74,7 @@ describe("capsule build module graph", () => {
     const graph = graphOf(BUILD_ENTRIES, { dynamic: false });
     expect(heavy(graph)).toEqual([]);
     // The scan really followed the build path (so the check above can fail).
-    for (const f of ["bridge/cli/main.ts", "capsules/assessment/parse-assessment.ts", "src/pack/load.ts", "src/json/shape-check.ts"]) {
+    for (const f of ["bridge/cli/main.ts", "capsules/assessment/parse-assessment.ts", "published/pack/load.ts", "src/json/shape-check.ts"]) {
       expect(graph.files.has(f), f).toBe(true);
     }
     expect([...graph.packages].some((p) => p.startsWith("@noble/hashes/"))).toBe(true);
@@ -88,7 +88,7 @@ describe("capsule build module graph", () => {
   });
 
   test("the zod schemas and the MCP server are seen as heavy (the scanner can fail)", () => {
-    expect(heavy(graphOf(["src/pack/schema.ts"], { dynamic: false }))).toEqual(["zod"]);
+    expect(heavy(graphOf(["published/pack/schema.ts"], { dynamic: false }))).toEqual(["zod"]);
     expect(heavy(graphOf(["capsules/assessment/schema.ts"], { dynamic: false }))).toEqual(["zod"]);
     expect(heavy(graphOf(["bridge/mcp/server.ts"], { dynamic: false })).some(isMcpSdk)).toBe(true);
   });

@@ -10,9 +10,9 @@ import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, test } from "vitest";
 import { exportCmd, validate } from "../../../bridge/cli/commands/index-cmd.js";
 import { CliError, type CliCommand, type CliIo } from "../../../bridge/cli/context.js";
-import { withDigest } from "../../../src/regional/synthetic.js";
+import { withDigest } from "../../../published/regional/synthetic.js";
 import { repoRoot } from "../../helpers/shared.js";
-import { fixturesDir } from "../../src/regional/helpers.js";
+import { fixturesDir } from "../../published/regional/helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "eb-index-cmd-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -11,8 +11,8 @@ import { afterAll, expect, test } from "vitest";
 import { match, verify } from "../../../bridge/cli/commands/pack.js";
 import { CliError, type CliCommand, type CliIo } from "../../../bridge/cli/context.js";
 import { describeShared, repoRoot } from "../../helpers/shared.js";
-import { observationsOf, signalsOf, validExamples } from "../../src/pack/examples.js";
-import { PACK_PATH, PACK_SHA256, realPackObject } from "../../src/pack/helpers.js";
+import { observationsOf, signalsOf, validExamples } from "../../published/pack/examples.js";
+import { PACK_PATH, PACK_SHA256, realPackObject } from "../../published/pack/helpers.js";
 
 interface Run {
   code: number | undefined;

@@ -11,7 +11,7 @@ import { candidateSchema, verificationReportSchema } from "../../../bridge/mcp/f
 import { driftedSchemas, schemasDir } from "../../../bridge/mcp/write-schemas.js";
 import { deriveCandidate } from "../../../capsules/candidates/derive.js";
 import { loadCapsuleBytes } from "../../../capsules/capsule/load.js";
-import { loadPackFile } from "../../../src/pack/file.js";
+import { loadPackFile } from "../../../published/pack/file.js";
 import { describeShared, repoRoot, sharedPath } from "../../helpers/shared.js";
 
 describe("checked-in schemas", () => {

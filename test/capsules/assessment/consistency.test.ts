@@ -5,10 +5,10 @@
 import { expect, test } from "vitest";
 import { checkAssessmentConsistency, type ConsistencyResult } from "../../../capsules/assessment/consistency.js";
 import type { Assessment } from "../../../capsules/assessment/types.js";
-import type { IntelligencePack } from "../../../src/pack/types.js";
+import type { IntelligencePack } from "../../../published/pack/types.js";
 import { describeShared } from "../../helpers/shared.js";
-import { lenientExamples, validExamples, type Example } from "../../src/pack/examples.js";
-import { PACK_SHA256, realPack } from "../../src/pack/helpers.js";
+import { lenientExamples, validExamples, type Example } from "../../published/pack/examples.js";
+import { PACK_SHA256, realPack } from "../../published/pack/helpers.js";
 
 let cachedPack: IntelligencePack | undefined;
 const pack = () => (cachedPack ??= realPack());

@@ -9,7 +9,7 @@ import { validateAssessment } from "../../../capsules/assessment/intake.js";
 import type { Assessment } from "../../../capsules/assessment/types.js";
 import { parseStrictJson } from "../../../src/json/parse.js";
 import { toPlain } from "../../../src/json/plain.js";
-import { loadPackFile } from "../../../src/pack/file.js";
+import { loadPackFile } from "../../../published/pack/file.js";
 import { describeShared, readShared } from "../../helpers/shared.js";
 import { EXAMPLES, exampleFile, mutate, PACK_PATH, validBytes, validNames } from "./helpers.js";
 

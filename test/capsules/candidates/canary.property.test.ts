@@ -8,7 +8,7 @@ import { expect, it } from "vitest";
 import { canonicalBytes } from "../../../src/json/canonical.js";
 import type { JsonObject } from "../../../src/json/value.js";
 import { sha256Hex } from "../../../src/hash.js";
-import { loadPack } from "../../../src/pack/load.js";
+import { loadPack } from "../../../published/pack/load.js";
 import { assessmentContent, REFERENCE_PRODUCER } from "../../../capsules/assessment/adapter.js";
 import type { Assessment } from "../../../capsules/assessment/types.js";
 import { deriveCandidate } from "../../../capsules/candidates/derive.js";

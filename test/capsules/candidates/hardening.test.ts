@@ -3,14 +3,14 @@ import { describe, expect, it } from "vitest";
 import { canonicalText } from "../../../src/json/canonical.js";
 import { parseStrictJson } from "../../../src/json/parse.js";
 import type { JsonObject } from "../../../src/json/value.js";
-import { loadPack } from "../../../src/pack/load.js";
+import { loadPack } from "../../../published/pack/load.js";
 import { projectProducer } from "../../../capsules/assessment/adapter.js";
 import { deriveCandidate } from "../../../capsules/candidates/derive.js";
 import { WITHHELD_ANSWER } from "../../../capsules/candidates/feed-policy.js";
 import { truncateToHour } from "../../../capsules/candidates/hour.js";
 import { renderLimitations } from "../../../capsules/candidates/render.js";
 import type { DeriveOptions, DeriveResult } from "../../../capsules/candidates/types.js";
-import { ASSESSMENT_LIMITATIONS } from "../../../src/pack/templates.js";
+import { ASSESSMENT_LIMITATIONS } from "../../../published/pack/templates.js";
 import { describeShared, readShared } from "../../helpers/shared.js";
 import { assessmentBytes, at, capsuleFor, cloneJson, exampleBytes, exampleValue, mutatedCapsule, put } from "./build-helpers.js";
 

@@ -5,8 +5,8 @@
  */
 import { expect, it } from "vitest";
 import type { JsonObject } from "../../../src/json/value.js";
-import { loadPack } from "../../../src/pack/load.js";
-import { NO_HYPOTHESIS_ANSWER } from "../../../src/pack/templates.js";
+import { loadPack } from "../../../published/pack/load.js";
+import { NO_HYPOTHESIS_ANSWER } from "../../../published/pack/templates.js";
 import { parseAssessment } from "../../../capsules/assessment/parse-assessment.js";
 import { deriveCandidate } from "../../../capsules/candidates/derive.js";
 import { WITHHELD_ANSWER } from "../../../capsules/candidates/feed-policy.js";

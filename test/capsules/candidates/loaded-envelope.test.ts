@@ -8,7 +8,7 @@ import { readdirSync } from "node:fs";
 import { expect, it } from "vitest";
 import { readCapsuleAssessment, readLoadedCapsuleAssessment } from "../../../capsules/candidates/capsule-source.js";
 import { deriveCandidate, deriveLoadedCandidate } from "../../../capsules/candidates/derive.js";
-import { loadPackFile } from "../../../src/pack/file.js";
+import { loadPackFile } from "../../../published/pack/file.js";
 import { parseStrictJson } from "../../../src/json/parse.js";
 import type { JsonObject } from "../../../src/json/value.js";
 import { describeShared, readShared, sharedPath } from "../../helpers/shared.js";

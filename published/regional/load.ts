@@ -1,0 +1,353 @@
+/**
+ * Loads a regional index from bytes without materialising the whole document.
+ *
+ * A byte-level scan walks the top level (`{ "key": value, ... }`) and, inside the top-level `events` array, finds
+ * each element's byte span. Every other member is parsed at once with the strict loader (`parseStrictJson`); each
+ * event is parsed from its span only when asked for, so validation and export hold one event at a time beside the
+ * input bytes (and parsing many small slices is several times faster than one large document).
+ *
+ * The result is exactly what `parseStrictJson` over the whole document would accept or reject, with the same
+ * message: the file is checked for UTF-8 and a BOM first (as the loader does), the scan reproduces the loader's
+ * messages and positions for the few top-level grammar errors, and errors inside a slice are moved to
+ * document positions. Errors that the loader reports without a path get one from `locatePath`.
+ */
+import { isUtf8 } from "node:buffer";
+import { pyRepr } from "../../src/json/echo.js";
+import { JsonLoadError, parseStrictJson, type JsonLoadRule, type StrictJsonLimits } from "../../src/json/parse.js";
+import { indexPath, memberPath, type JsonValue } from "../../src/json/value.js";
+import { INDEX_ROOT } from "./constants.js";
+import { locatePath, type LocateTarget } from "./json-locate.js";
+
+/** A document that is not strict JSON: the loader's rule and message, and the path where it happened. */
+export interface LoadFailure {
+  rule: JsonLoadRule;
+  message: string;
+  path: string;
+}
+
+export class IndexLoadError extends Error {
+  override readonly name = "IndexLoadError";
+  constructor(readonly failure: LoadFailure) {
+    super(failure.message);
+  }
+}
+
+/** The events array, read one element at a time. */
+export interface EventSource {
+  readonly count: number;
+  /** Parses element `i`; throws {@link IndexLoadError}. */
+  get(i: number): JsonValue;
+  /** The JSON text of element `i` exactly as the input holds it, when the input was bytes (not checked again). */
+  text?(i: number): string;
+}
+
+/** A loaded index: its top-level members (in document order, `events` excluded when streamed) and the events. */
+export type LoadedIndex =
+  | { kind: "object"; header: Map<string, JsonValue>; events: EventSource | undefined }
+  | { kind: "other"; value: JsonValue };
+
+const ROOT_DEPTH = 32;
+/** Limits for slices: no item or member caps (the format has none), the loader's defaults otherwise. */
+const OPEN: Partial<StrictJsonLimits> = { maxItems: Number.MAX_SAFE_INTEGER, maxMembers: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER };
+
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+const POSITION = /^(invalid JSON: .*): line \d+ column \d+ \(char (\d+)\)$/;
+
+function isWs(b: number): boolean {
+  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+}
+
+function isDigit(b: number): boolean {
+  return b >= 0x30 && b <= 0x39;
+}
+
+/**
+ * Offset of the quote that closes the string opening at `open`, or `bytes.length` when none does. A quote ends
+ * the string unless an odd run of backslashes precedes it (each backslash escapes the next byte). `indexOf` finds
+ * quotes natively, several times faster than a byte loop over the text of every string.
+ */
+function stringEnd(bytes: Uint8Array, open: number): number {
+  let k = open;
+  for (;;) {
+    k = bytes.indexOf(0x22, k + 1);
+    if (k === -1) return bytes.length;
+    let j = k - 1;
+    while (bytes[j] === 0x5c) j--;
+    if (((k - 1 - j) & 1) === 0) return k;
+  }
+}
+
+/** `line L column C (char N)` of a byte offset, counted as the loader counts (UTF-16 units, `\n` lines). */
+function positionText(bytes: Uint8Array, byteOffset: number): string {
+  let chars = 0;
+  let line = 1;
+  let lastNewline = -1;
+  for (let k = 0; k < byteOffset; k++) {
+    const b = bytes[k];
+    if ((b & 0xc0) === 0x80) continue;
+    if (b === 0x0a) {
+      line++;
+      lastNewline = chars;
+    }
+    chars += b >= 0xf0 ? 2 : 1;
+  }
+  return `line ${line} column ${chars - lastNewline} (char ${chars})`;
+}
+
+/** Byte offset of UTF-16 offset `units` inside the slice starting at `start`. */
+function byteOfUnit(bytes: Uint8Array, start: number, units: number): number {
+  let k = start;
+  let n = 0;
+  while (n < units && k < bytes.length) {
+    const b = bytes[k];
+    n += b >= 0xf0 ? 2 : 1;
+    k += b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+  }
+  return k;
+}
+
+/** Reads an index from bytes. Returns the loaded index or throws {@link IndexLoadError}. */
+export function loadIndexBytes(bytes: Uint8Array, maxBytes: number): LoadedIndex {
+  if (bytes.length > maxBytes) {
+    throw new IndexLoadError({ rule: "size", message: `input is ${bytes.length} bytes, over the cap of ${maxBytes} bytes`, path: INDEX_ROOT });
+  }
+  checkUtf8(bytes);
+  return new Scanner(bytes).run();
+}
+
+/** The loader decodes the whole input before parsing; so does this check, without building the text. */
+function checkUtf8(bytes: Uint8Array): void {
+  if (!isUtf8(bytes)) {
+    try {
+      decoder.decode(bytes);
+    } catch (e) {
+      throw new IndexLoadError({ rule: "utf8", message: `JSON is not UTF-8: ${(e as Error).message}`, path: INDEX_ROOT });
+    }
+  }
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    throw new IndexLoadError({ rule: "bom", message: "invalid JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)", path: INDEX_ROOT });
+  }
+}
+
+class Scanner {
+  private pos = 0;
+  private readonly header = new Map<string, JsonValue>();
+  private spans: number[] | undefined;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  run(): LoadedIndex {
+    try {
+      return this.scan();
+    } catch (e) {
+      // The loader reports the first error in document order: an event before this point may hold an earlier one.
+      if (e instanceof IndexLoadError && this.spans !== undefined) {
+        const events = this.eventSource(this.spans);
+        for (let i = 0; i < events.count; i++) events.get(i);
+      }
+      throw e;
+    }
+  }
+
+  private scan(): LoadedIndex {
+    const b = this.bytes;
+    this.ws();
+    if (b[this.pos] !== 0x7b) {
+      const value = this.parseSlice(this.pos, b.length, INDEX_ROOT, ROOT_DEPTH);
+      return { kind: "other", value };
+    }
+    this.pos++;
+    this.ws();
+    if (b[this.pos] === 0x7d) {
+      this.pos++;
+    } else {
+      for (;;) {
+        if (b[this.pos] !== 0x22) this.syntax("Expecting property name enclosed in double quotes", INDEX_ROOT);
+        const keyStart = this.pos;
+        const keyEnd = this.valueEnd(keyStart, INDEX_ROOT, ROOT_DEPTH);
+        const key = this.parseKey(keyStart, keyEnd);
+        const path = memberPath(INDEX_ROOT, key);
+        if (this.header.has(key) || (key === "events" && this.spans !== undefined)) {
+          throw new IndexLoadError({ rule: "duplicate-key", message: `duplicate JSON key: ${pyRepr(key)}`, path });
+        }
+        this.pos = keyEnd;
+        this.ws();
+        if (b[this.pos] !== 0x3a) this.syntax("Expecting ':' delimiter", INDEX_ROOT);
+        this.pos++;
+        this.ws();
+        if (key === "events" && b[this.pos] === 0x5b) {
+          this.spans = this.scanEvents();
+        } else {
+          const end = this.valueEnd(this.pos, path, ROOT_DEPTH - 1);
+          this.header.set(key, this.parseSlice(this.pos, end, path, ROOT_DEPTH - 1));
+          this.pos = end;
+        }
+        if (!this.next(0x7d, path)) break;
+      }
+    }
+    this.ws();
+    if (this.pos < b.length) this.syntax("Extra data", INDEX_ROOT);
+    return { kind: "object", header: this.header, events: this.spans && this.eventSource(this.spans) };
+  }
+
+  /** Scans `[ value, ... ]` at the current position; returns flat [start, end) pairs. */
+  private scanEvents(): number[] {
+    const b = this.bytes;
+    const spans: number[] = [];
+    this.spans = spans;
+    this.pos++;
+    this.ws();
+    if (b[this.pos] === 0x5d) {
+      this.pos++;
+      return spans;
+    }
+    for (;;) {
+      const path = indexPath(memberPath(INDEX_ROOT, "events"), spans.length / 2);
+      const end = this.valueEnd(this.pos, path, ROOT_DEPTH - 2);
+      spans.push(this.pos, end);
+      this.pos = end;
+      if (!this.next(0x5d, path)) return spans;
+    }
+  }
+
+  /** After a member or item: `,` (true: another follows), the closing byte (false), or the loader's error. */
+  private next(close: number, path: string): boolean {
+    this.ws();
+    const c = this.bytes[this.pos];
+    if (c !== 0x2c && c !== close) this.syntax("Expecting ',' delimiter", path);
+    this.pos++;
+    if (c === 0x2c) this.ws();
+    return c === 0x2c;
+  }
+
+  private eventSource(spans: number[]): EventSource {
+    const events = memberPath(INDEX_ROOT, "events");
+    return {
+      count: spans.length / 2,
+      get: (i: number) => this.parseSlice(spans[2 * i], spans[2 * i + 1], indexPath(events, i), ROOT_DEPTH - 2),
+      // The whole input was checked as UTF-8 before the scan, and spans start and end on ASCII bytes.
+      text: (i: number) => lenientDecoder.decode(this.bytes.subarray(spans[2 * i], spans[2 * i + 1])),
+    };
+  }
+
+  private ws(): void {
+    const b = this.bytes;
+    while (this.pos < b.length && isWs(b[this.pos])) this.pos++;
+  }
+
+  private syntax(detail: string, path: string): never {
+    throw new IndexLoadError({ rule: "syntax", message: `invalid JSON: ${detail}: ${positionText(this.bytes, this.pos)}`, path });
+  }
+
+  /**
+   * End (exclusive) of the value starting at `start`, found the way the loader would consume it. Where the loader
+   * would fail inside the value (an unterminated string or container), the slice up to the end of input is parsed
+   * so the loader itself reports the error.
+   */
+  private valueEnd(start: number, path: string, maxDepth: number): number {
+    const b = this.bytes;
+    const c = b[start];
+    if (c === 0x22 || c === 0x7b || c === 0x5b) {
+      let depth = 0;
+      let k = start;
+      while (k < b.length) {
+        const x = b[k];
+        if (x === 0x22) {
+          k = stringEnd(b, k);
+          if (k >= b.length) break;
+          k++;
+          if (depth === 0) return k;
+        } else {
+          if (x === 0x7b || x === 0x5b) depth++;
+          else if (x === 0x7d || x === 0x5d) depth--;
+          k++;
+          if (depth === 0) return k;
+        }
+      }
+      this.parseSlice(start, b.length, path, maxDepth);
+      // parseSlice cannot accept an unterminated value; reaching here means the scan and the loader disagree.
+      throw new Error(`internal: scan of ${path} disagrees with the strict loader`);
+    }
+    for (const literal of ["true", "false", "null"]) {
+      if (this.startsWith(start, literal)) return start + literal.length;
+    }
+    if (c === 0x2d || isDigit(c)) {
+      let k = start + (c === 0x2d ? 1 : 0);
+      if (b[k] === 0x30) k++;
+      else if (isDigit(b[k])) while (isDigit(b[k])) k++;
+      else if (!this.startsWith(start, "-Infinity")) this.syntaxAt(start, "Expecting value", path);
+      if (b[k] === 0x2e) {
+        if (!isDigit(b[k + 1])) this.syntaxAt(k, "Extra data", path);
+        k++;
+        while (isDigit(b[k])) k++;
+      }
+      if (b[k] === 0x65 || b[k] === 0x45) {
+        let j = k + 1;
+        if (b[j] === 0x2b || b[j] === 0x2d) j++;
+        if (isDigit(b[j])) {
+          while (isDigit(b[j])) j++;
+          k = j;
+        }
+      }
+      if (k > start + 1 || c !== 0x2d) return k;
+    }
+    // NaN, Infinity and -Infinity: the loader's own message for exactly that token.
+    for (const word of ["NaN", "Infinity", "-Infinity"]) {
+      if (this.startsWith(start, word)) this.parseSlice(start, start + word.length, path, maxDepth);
+    }
+    this.syntaxAt(start, "Expecting value", path);
+  }
+
+  private syntaxAt(pos: number, detail: string, path: string): never {
+    this.pos = pos;
+    this.syntax(detail, path);
+  }
+
+  private startsWith(at: number, literal: string): boolean {
+    for (let k = 0; k < literal.length; k++) if (this.bytes[at + k] !== literal.charCodeAt(k)) return false;
+    return true;
+  }
+
+  /** Parses bytes [start, end) as one JSON value whose path is `path`, with errors moved to document terms. */
+  private parseSlice(start: number, end: number, path: string, maxDepth: number): JsonValue {
+    const slice = this.bytes.subarray(start, end);
+    try {
+      return parseStrictJson(slice, { ...OPEN, maxDepth, rootPath: path });
+    } catch (e) {
+      if (!(e instanceof JsonLoadError)) throw e;
+      throw new IndexLoadError(this.failure(e, slice, start, path, 0));
+    }
+  }
+
+  /** Parses the top-level key at [start, end) as a key (`{KEY:0}`), so key rules and messages apply. */
+  private parseKey(start: number, end: number): string {
+    const slice = this.bytes.subarray(start, end);
+    const wrapped = new Uint8Array(slice.length + 4);
+    wrapped[0] = 0x7b;
+    wrapped.set(slice, 1);
+    wrapped.set([0x3a, 0x30, 0x7d], slice.length + 1);
+    try {
+      const obj = parseStrictJson(wrapped, { ...OPEN, rootPath: INDEX_ROOT }) as Map<string, JsonValue>;
+      return obj.keys().next().value as string;
+    } catch (e) {
+      if (!(e instanceof JsonLoadError)) throw e;
+      throw new IndexLoadError(this.failure(e, slice, start, INDEX_ROOT, 1));
+    }
+  }
+
+  /** Moves a slice error to document terms; `shift` UTF-16 units precede the slice in what was parsed. */
+  private failure(e: JsonLoadError, slice: Uint8Array, start: number, path: string, shift: number): LoadFailure {
+    if (e.rule === "depth") return { rule: e.rule, message: e.message.replace(/exceeds \d+$/, `exceeds ${ROOT_DEPTH}`), path: e.path ?? path };
+    if (e.path !== undefined) return { rule: e.rule, message: e.message, path: e.path };
+    const text = decoder.decode(slice);
+    const m = POSITION.exec(e.message);
+    if (m !== null) {
+      const units = Number(m[2]) - shift;
+      const message = `${m[1]}: ${positionText(this.bytes, byteOfUnit(this.bytes, start, units))}`;
+      return { rule: e.rule, message, path: locatePath(text, path, { kind: "offset", at: units }) };
+    }
+    const target: LocateTarget = e.rule === "duplicate-key" ? { kind: "duplicate-key" } : { kind: "bad-scalar" };
+    return { rule: e.rule, message: e.message, path: locatePath(text, path, target) };
+  }
+}

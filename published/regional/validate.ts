@@ -1,0 +1,325 @@
+/**
+ * The regional index validation report (product.md §10): schema conformance with JSON paths, consistency findings
+ * as warnings, and the `content_sha256` check under our reading of the format.
+ *
+ * Events are validated one at a time (see load.ts), so time and memory stay linear in the input and the parsed
+ * form of only one event is alive at once.
+ */
+import { availableParallelism } from "node:os";
+import { toPlain } from "../../src/json/plain.js";
+import { kindOf, memberPath, indexPath, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import { byKey, CanonicalDigest, FLOAT_REASON, plainWithCanonical, writeCanonical, type CanonicalSink } from "./canonical-digest.js";
+import { DEFAULT_MAX_INDEX_BYTES, INDEX_ROOT, REGIONAL_SCHEMA_VERSION } from "./constants.js";
+import { ConsistencyCheck, type RegionalHeader } from "./consistency.js";
+import { finding, FindingList, floatFindings, hasFloat, issuesToFindings, type RegionalFinding } from "./findings.js";
+import { fromPlain, PlainValueError } from "./from-plain.js";
+import { IndexLoadError, loadIndexBytes, type EventSource, type LoadedIndex, type LoadFailure } from "./load.js";
+import { checkEvent } from "./event-check.js";
+import { startHashThread } from "./hash-thread.js";
+import { eventSchema, regionalIndexSchema, type RegionalEvent } from "./schema.js";
+
+/** Our reading of `content_sha256`; the format states only its pattern. */
+export const CONTENT_SHA256_RULE =
+  "SHA-256 of the capsule-v1 canonical bytes (palimpsest-json-sorted-utf8-v1, without its 512-item and " +
+  "25,165,824-byte caps) of the top-level object without content_sha256; our reading of the format";
+
+export type ContentDigestStatus = "verified" | "mismatch" | "not_checked";
+
+export interface ContentDigestResult {
+  status: ContentDigestStatus;
+  /** The file's `content_sha256` when it is a string, else null. */
+  declared: string | null;
+  /** Our digest, or null when it could not be computed. */
+  computed: string | null;
+  /** Why the status is `not_checked`, else null. */
+  reason: string | null;
+  rule: string;
+}
+
+export interface RegionalValidationReport {
+  format: typeof REGIONAL_SCHEMA_VERSION;
+  /** True when the index meets every rule of the format (errors is empty). */
+  conforms: boolean;
+  /** The declared region when it is a string, else null. */
+  region: string | null;
+  /** Number of events when `events` is an array, else null. */
+  event_count: number | null;
+  /** Schema errors (and, for input that is not strict JSON, the one load error), first `max_findings` of them. */
+  errors: RegionalFinding[];
+  error_count: number;
+  /** Consistency findings; empty unless the index conforms. */
+  warnings: RegionalFinding[];
+  warning_count: number;
+  /** Whether consistency was checked (only on a conforming index). */
+  consistency: "checked" | "not_checked";
+  content_sha256: ContentDigestResult;
+}
+
+export interface ValidateOptions {
+  /** Byte cap for byte or text input (default 256 MiB). */
+  maxBytes?: number;
+  /** Findings kept per list (default 1000); the counts cover all of them. */
+  maxFindings?: number;
+  /**
+   * Compute `content_sha256` (default true). A caller that needs only conformance (export) can skip it, which
+   * saves the SHA-256 of the whole canonical text; the report then says `not_checked` with {@link DIGEST_SKIPPED}.
+   */
+  contentDigest?: boolean;
+  /**
+   * Hash in a helper thread, beside parsing and checking (default: for indexes of at least
+   * {@link HASH_THREAD_MIN_EVENTS} events on a machine with two or more cores). The digest is the same either way;
+   * if the thread cannot start, hashing stays in this thread.
+   */
+  hashThread?: boolean;
+}
+
+/** The `content_sha256` reason when the caller asked not to compute it. */
+export const DIGEST_SKIPPED = "not computed (contentDigest: false)";
+
+export type RegionalInput = Uint8Array | string | JsonValue | Record<string, unknown>;
+
+const encoder = new TextEncoder();
+
+/** Reads any accepted input into a loaded index. Throws {@link IndexLoadError} for input that is not strict JSON. */
+export function loadRegionalInput(input: RegionalInput, maxBytes = DEFAULT_MAX_INDEX_BYTES): LoadedIndex {
+  if (input instanceof Uint8Array) return loadIndexBytes(input, maxBytes);
+  if (typeof input === "string") return loadIndexBytes(encoder.encode(input), maxBytes);
+  let value: JsonValue;
+  try {
+    value = fromPlain(input, INDEX_ROOT);
+  } catch (e) {
+    if (e instanceof PlainValueError) throw new IndexLoadError({ rule: e.rule, message: e.message, path: e.path });
+    throw e;
+  }
+  if (!(value instanceof Map)) return { kind: "other", value };
+  const header: JsonObject = new Map(value);
+  const events = header.get("events");
+  if (!Array.isArray(events)) return { kind: "object", header, events: undefined };
+  header.delete("events");
+  return { kind: "object", header, events: { count: events.length, get: (i) => events[i] } };
+}
+
+/** Validates an index given as bytes, JSON text, a value-model object or a plain object. */
+export function validateRegionalIndex(input: RegionalInput, opts: ValidateOptions = {}): RegionalValidationReport {
+  let loaded: LoadedIndex;
+  try {
+    loaded = loadRegionalInput(input, opts.maxBytes);
+  } catch (e) {
+    if (e instanceof IndexLoadError) return loadFailureReport(e.failure, null);
+    throw e;
+  }
+  return validateLoadedIndex(loaded, opts);
+}
+
+function notChecked(reason: string, declared: string | null = null): ContentDigestResult {
+  return { status: "not_checked", declared, computed: null, reason, rule: CONTENT_SHA256_RULE };
+}
+
+/** The finding for input that is not strict JSON: rule `json-<loader rule>`, the loader's message with its path. */
+export function loadFailureFinding(failure: LoadFailure): RegionalFinding {
+  const message = failure.message.startsWith(`${failure.path}:`) ? failure.message : `${failure.path}: ${failure.message}`;
+  return { path: failure.path, rule: `json-${failure.rule}`, message };
+}
+
+function loadFailureReport(failure: LoadFailure, eventCount: number | null): RegionalValidationReport {
+  return {
+    format: REGIONAL_SCHEMA_VERSION,
+    conforms: false,
+    region: null,
+    event_count: eventCount,
+    errors: [loadFailureFinding(failure)],
+    error_count: 1,
+    warnings: [],
+    warning_count: 0,
+    consistency: "not_checked",
+    content_sha256: notChecked("the input is not strict JSON"),
+  };
+}
+
+/** Paths already reported, so the float walk does not report a number twice. */
+function pathsOf(list: FindingList): Set<string> {
+  return new Set(list.items.map((f) => f.path));
+}
+
+/** Loaded indexes that {@link validateLoadedIndex} found conforming (for the export's fast path). */
+const conformingIndexes = new WeakSet<LoadedIndex>();
+
+/** True when `loaded` has been validated by {@link validateLoadedIndex} and conforms. */
+export function isValidatedConforming(loaded: LoadedIndex): boolean {
+  return conformingIndexes.has(loaded);
+}
+
+/** Validates a loaded index (see {@link loadRegionalInput}); events are parsed one at a time. */
+export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions = {}): RegionalValidationReport {
+  const cap = opts.maxFindings ?? 1000;
+  const errors = new FindingList(cap);
+  const warnings = new FindingList(cap);
+  const addError = (f: RegionalFinding) => errors.add(f);
+
+  if (loaded.kind === "other") {
+    errors.add(finding(INDEX_ROOT, "type", `expected object, got ${kindOf(loaded.value)}`));
+    return report(errors, warnings, null, null, false, notChecked("the index is not a JSON object"));
+  }
+  const { header, events } = loaded;
+
+  // Top level: the full schema with the streamed events standing in as an empty array.
+  const plain = Object.create(null) as Record<string, unknown>;
+  for (const [k, v] of header) plain[k] = toPlain(v);
+  if (events !== undefined) plain.events = [];
+  const top = regionalIndexSchema.safeParse(plain);
+  if (!top.success) issuesToFindings(top.error.issues, header, INDEX_ROOT, addError);
+  if (hasFloat(header)) floatFindings(header, INDEX_ROOT, pathsOf(errors), addError);
+  const headerOk = errors.total === 0;
+  const consistency = headerOk ? new ConsistencyCheck(top.data as RegionalHeader, (f) => warnings.add(f)) : undefined;
+
+  const declaredValue = header.get("content_sha256");
+  const declared = typeof declaredValue === "string" ? declaredValue : null;
+  const wantDigest = opts.contentDigest !== false;
+  const sink = wantDigest ? new CanonicalDigest(hashThreadWanted(opts, events) ? startHashThread() : undefined) : new FloatCounter();
+  try {
+    const digest = new DigestRun(header, events !== undefined, sink);
+    if (events !== undefined) {
+      const eventsPath = memberPath(INDEX_ROOT, "events");
+      for (let i = 0; i < events.count; i++) {
+        let ev: JsonValue;
+        try {
+          ev = events.get(i);
+        } catch (e) {
+          if (e instanceof IndexLoadError) return loadFailureReport(e.failure, events.count);
+          throw e;
+        }
+        // Fast path: a conforming event is decided without zod and hashed from its typed form. Anything else takes
+        // zod, whose issues are the findings (the fast check only ever says yes or no).
+        const typed = checkEvent(ev);
+        if (typed !== undefined) {
+          digest.conformingEvent(typed);
+          if (consistency !== undefined && errors.total === 0) consistency.addEvent(i, typed);
+          continue;
+        }
+        const path = indexPath(eventsPath, i);
+        const floats = digest.floats;
+        const r = eventSchema.safeParse(digest.event(ev));
+        if (!r.success) issuesToFindings(r.error.issues, ev, path, addError);
+        if (digest.floats > floats) floatFindings(ev, path, pathsOf(errors), addError);
+        if (consistency !== undefined && r.success && errors.total === 0) consistency.addEvent(i, r.data);
+      }
+    }
+    const conforms = errors.total === 0;
+    if (conforms) {
+      consistency?.finish();
+      conformingIndexes.add(loaded);
+    }
+
+    let sha: ContentDigestResult;
+    const computed = digest.finish();
+    if (!wantDigest) sha = notChecked(DIGEST_SKIPPED, declared);
+    else if (computed === undefined) sha = notChecked(FLOAT_REASON, declared);
+    else if (declared === null) sha = { ...notChecked("content_sha256 is missing or not a string"), computed };
+    else sha = { status: computed === declared ? "verified" : "mismatch", declared, computed, reason: null, rule: CONTENT_SHA256_RULE };
+
+    const region = header.get("region");
+    const eventCount = events !== undefined ? events.count : null;
+    return report(errors, warnings, typeof region === "string" ? region : null, eventCount, conforms, sha);
+  } finally {
+    // Lets a helper hash thread end when the digest is not finished (a load error part-way).
+    sink.close();
+  }
+}
+
+/** Events from which the digest is hashed in a helper thread by default: below, starting it costs more than it saves. */
+export const HASH_THREAD_MIN_EVENTS = 8192;
+
+function hashThreadWanted(opts: ValidateOptions, events: EventSource | undefined): boolean {
+  if (opts.hashThread !== undefined) return opts.hashThread;
+  return events !== undefined && events.count >= HASH_THREAD_MIN_EVENTS && availableParallelism() >= 2;
+}
+
+function report(
+  errors: FindingList,
+  warnings: FindingList,
+  region: string | null,
+  eventCount: number | null,
+  conforms: boolean,
+  sha: ContentDigestResult,
+): RegionalValidationReport {
+  return {
+    format: REGIONAL_SCHEMA_VERSION,
+    conforms,
+    region,
+    event_count: eventCount,
+    errors: errors.items,
+    error_count: errors.total,
+    warnings: conforms ? warnings.items : [],
+    warning_count: conforms ? warnings.total : 0,
+    consistency: conforms ? "checked" : "not_checked",
+    content_sha256: sha,
+  };
+}
+
+/** Counts floats and drops the text: what the digest run writes to when the digest is not wanted. */
+class FloatCounter implements CanonicalSink {
+  floats = 0;
+  raw(): void {}
+  float(): void {
+    this.floats++;
+  }
+  close(): void {}
+}
+
+/**
+ * The digest of the top level without `content_sha256`, in canonical member order, with the events array
+ * (when streamed) written element by element as they arrive. Floats are counted even when no digest is wanted.
+ */
+class DigestRun {
+  private readonly after: [string, JsonValue][];
+  private firstEvent = true;
+
+  constructor(
+    header: JsonObject,
+    private readonly streamed: boolean,
+    private readonly d: CanonicalDigest | FloatCounter,
+  ) {
+    const members: [string, JsonValue][] = [...header].filter(([k]) => k !== "content_sha256");
+    if (streamed) members.push(["events", []]);
+    members.sort(byKey);
+    const at = streamed ? members.findIndex(([k]) => k === "events") : members.length;
+    this.after = members.slice(at + 1);
+    this.d.raw("{");
+    members.slice(0, at).forEach(([k, v], i) => this.member(k, v, i === 0));
+    if (streamed) this.d.raw(`${at ? "," : ""}"events":[`);
+  }
+
+  /** Floats seen so far (each leaves the digest undefined). */
+  get floats(): number {
+    return this.d.floats;
+  }
+
+  /** Writes the next event and returns its plain form for the schema. */
+  event(ev: JsonValue): unknown {
+    if (!this.firstEvent) this.d.raw(",");
+    this.firstEvent = false;
+    return plainWithCanonical(ev, this.d);
+  }
+
+  /** Writes the next event from its {@link checkEvent} form, whose JSON text is its canonical text. */
+  conformingEvent(ev: RegionalEvent): void {
+    if (this.d instanceof CanonicalDigest) this.d.raw(this.firstEvent ? JSON.stringify(ev) : `,${JSON.stringify(ev)}`);
+    this.firstEvent = false;
+  }
+
+  /** The digest, or undefined when the index holds a float or no digest was wanted. */
+  finish(): string | undefined {
+    if (!(this.d instanceof CanonicalDigest)) return undefined;
+    if (this.streamed) this.d.raw("]");
+    for (const [k, v] of this.after) this.member(k, v, false);
+    this.d.raw("}");
+    return this.d.hex();
+  }
+
+  private member(key: string, v: JsonValue, first: boolean): void {
+    this.d.raw(`${first ? "" : ","}${JSON.stringify(key)}:`);
+    writeCanonical(v, this.d);
+  }
+}
+
+export type { EventSource, LoadedIndex, LoadFailure };

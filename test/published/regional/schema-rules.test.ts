@@ -1,0 +1,98 @@
+/**
+ * Every rule of the interface specification's index tables has a broken fixture that breaks exactly that rule
+ * (test/fixtures/regional/broken, listed in expected.json): validation reports exactly one error, with that JSON
+ * path and rule. The valid fixtures conform with no warnings and a verified content_sha256.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { REGIONS } from "../../../published/regional/constants.js";
+import { regionalIndexSchema } from "../../../published/regional/schema.js";
+import { validateRegionalIndex } from "../../../published/regional/validate.js";
+import { fixtureFiles, type BrokenCase } from "../../fixtures/regional/generate.js";
+import { fixture, fixturesDir } from "./helpers.js";
+
+const expected = JSON.parse(fixture("broken/expected.json").toString("utf8")) as BrokenCase[];
+
+describe("valid synthetic indexes", () => {
+  test.each([...REGIONS])("%s conforms, is consistent and carries the right content_sha256", (region) => {
+    const report = validateRegionalIndex(fixture(`valid/${region}.json`));
+    expect(report.errors).toEqual([]);
+    expect(report.conforms).toBe(true);
+    expect(report.region).toBe(region);
+    expect(report.event_count).toBe(6);
+    expect(report.consistency).toBe("checked");
+    expect(report.warnings).toEqual([]);
+    expect(report.content_sha256.status).toBe("verified");
+  });
+
+  test("the plain zod schema accepts them too (it is the whole format in one object)", () => {
+    for (const region of REGIONS) {
+      expect(regionalIndexSchema.safeParse(JSON.parse(fixture(`valid/${region}.json`).toString("utf8"))).success).toBe(true);
+    }
+  });
+
+  test("myanmar has no translation sidecar (the nullable branch); the others have one", () => {
+    expect(JSON.parse(fixture("valid/myanmar.json").toString("utf8")).inputs.chinese_translation_sidecar).toBeNull();
+    expect(JSON.parse(fixture("valid/gwadar.json").toString("utf8")).inputs.chinese_translation_sidecar.missing_records).toBe(0);
+  });
+});
+
+describe("broken fixtures: each breaks exactly one rule", () => {
+  test("every broken file is listed and every listed file exists", () => {
+    const files = readdirSync(join(fixturesDir, "broken")).filter((f) => f !== "expected.json").map((f) => f.replace(/\.json$/, ""));
+    expect(files.sort()).toEqual(expected.map((c) => c.name).sort());
+    expect(expected.length).toBeGreaterThan(140);
+  });
+
+  test.each(expected.map((c) => [c.name, c] as const))("%s", (_name, c) => {
+    const report = validateRegionalIndex(fixture(`broken/${c.name}.json`));
+    expect(report.conforms).toBe(false);
+    expect(report.errors.map((e) => [e.path, e.rule])).toEqual([[c.path, c.rule]]);
+    expect(report.error_count).toBe(1);
+    expect(report.errors[0].message.startsWith(`${c.path}: `)).toBe(true);
+    expect(report.warnings).toEqual([]);
+    expect(report.consistency).toBe("not_checked");
+  });
+
+  test("the rules named include every kind the tables state", () => {
+    const rules = new Set(expected.map((c) => c.rule));
+    for (const rule of ["additional-property", "required", "const", "enum", "pattern", "min-length", "min-items", "minimum", "type", "integer", "date-time", "uri", "iri", "unique-items"]) {
+      expect(rules.has(rule), rule).toBe(true);
+    }
+  });
+
+  test("the committed fixtures are exactly what the generator writes", () => {
+    for (const [rel, content] of fixtureFiles()) expect(fixture(rel).toString("utf8"), rel).toBe(content);
+  });
+});
+
+describe("messages", () => {
+  test("name the path, the rule's expectation and the value found", () => {
+    const msg = (name: string) => validateRegionalIndex(fixture(`broken/${name}.json`)).errors[0].message;
+    expect(msg("sidecar-missing-records-one")).toBe("index.inputs.chinese_translation_sidecar.missing_records: expected the constant 0, got integer 1");
+    expect(msg("region-not-in-enum")).toBe("index.region: expected one of 'bri', 'gwadar', 'balochistan', 'myanmar', got string 'kashgar'");
+    expect(msg("inputs-window-hours-float")).toBe("index.inputs.newswire_window.hours: expected integer, got float 48.0");
+    expect(msg("event-source-ids-duplicate")).toBe("index.events[1].source_ids[2]: duplicates item 0 (items must be unique)");
+    expect(msg("top-missing-region")).toBe("index.region: missing required member");
+    expect(msg("event-extra-property")).toBe("index.events[1].unexpected: member is not allowed here (no extra properties)");
+    expect(msg("translation-public-url-zero-page")).toMatch(/^index\.events\[1\]\.english_translation\.public_url: does not match .*page\/0\//);
+    expect(msg("json-duplicate-nested-key")).toBe("index.events[1].english_translation.status: duplicate JSON key: 'status'");
+    expect(msg("json-truncated")).toMatch(/^index\.events\[1\]\.english_translation\.original_title_zh: invalid JSON: Unterminated string starting at: line 1 column \d+ \(char \d+\)$/);
+  });
+
+  test("extra properties are reported at every depth, one finding per key", () => {
+    const report = validateRegionalIndex(
+      JSON.stringify({ ...JSON.parse(fixture("valid/gwadar.json").toString("utf8")), a: 1, b: 2 }),
+    );
+    expect(report.errors.map((e) => e.path)).toEqual(["index.a", "index.b"]);
+  });
+
+  test("many errors: the list is capped, the count is not", () => {
+    const o = JSON.parse(fixture("valid/bri.json").toString("utf8"));
+    for (const ev of o.events) ev.headline = "";
+    const report = validateRegionalIndex(JSON.stringify(o), { maxFindings: 2 });
+    expect(report.errors.length).toBe(2);
+    expect(report.error_count).toBe(6);
+  });
+});
