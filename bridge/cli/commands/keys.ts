@@ -10,7 +10,7 @@ import { parseFlags, type FlagSpec } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 
-const INIT_FLAGS: FlagSpec = { reviewer: { type: "string" } };
+const INIT_FLAGS: FlagSpec = { reviewer: { type: "string" }, group: { type: "string" } };
 const SHOW_FLAGS: FlagSpec = { json: { type: "boolean" } };
 
 function describeLines(d: KeyDescription): string[] {
@@ -43,7 +43,7 @@ function describeJson(home: string, d: KeyDescription): string {
 }
 
 export const init: CliCommand = {
-  help: `usage: evidence-bridge keys init [--reviewer NAME]
+  help: `usage: evidence-bridge keys init [--reviewer NAME | --group NAME]
 
 Creates, under the data directory (mode 0700), a random 32-byte store key and an Ed25519 signing key in files
 with mode 0600 (keys/store.key, keys/signing.key). With EVIDENCE_BRIDGE_PASSPHRASE set, creates a passphrase
@@ -52,10 +52,17 @@ the signing key sealed under the derived key. Refuses to replace existing keys. 
 first use, so this step is optional.
 
 With --reviewer NAME, creates only a reviewer's Ed25519 key, keys/reviewers/NAME.key (mode 0600; NAME: 1 to 64 of
-A-Z a-z 0-9 . _ -), used by 'review approve|reject|defer' to sign decisions, and prints its fingerprint.`,
+A-Z a-z 0-9 . _ -), used by 'review approve|reject|defer' to sign decisions, and prints its fingerprint.
+
+With --group NAME, creates only a random 32-byte group key for match tokens, keys/groups/NAME.key (mode 0600),
+to be shared out of band with the group's members ('keys add-group' installs it; 'tokens export|match' use it).`,
   async run(args: string[], ctx: CliContext): Promise<number> {
     const { flags, positionals } = parseFlags(args, INIT_FLAGS);
     if (positionals.length > 0) throw new CliError(`keys init: unexpected argument ${JSON.stringify(positionals[0])}`);
+    if (flags.group !== undefined) {
+      if (flags.reviewer !== undefined) throw new CliError("keys init: --group and --reviewer exclude each other");
+      return (await import("./tokens.js")).initGroup(flags.group as string, ctx);
+    }
     const config = configFrom(ctx);
     if (flags.reviewer !== undefined) {
       const { createReviewerKey } = await import("../../../capsules/review/reviewer-key.js");

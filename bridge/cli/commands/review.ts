@@ -41,6 +41,7 @@ import type { IntelligencePack } from "../../../published/pack/types.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { FORMAT_FLAGS, FORMAT_HELP, formatChoice, writeMarkedExport } from "./review-formats.js";
 
 const SHORT = 12;
 /** Largest export file `verify-export` reads. */
@@ -453,19 +454,23 @@ Exit status: 0 intact; 1 the log is broken (stderr names the first bad record); 
 // ---- review export --------------------------------------------------------------------------------------------
 
 export const exportCmd: CliCommand = {
-  help: `usage: evidence-bridge [--home DIR] [--pack FILE] review export --out FILE
+  help: `usage: evidence-bridge [--home DIR] [--pack FILE] review export --out FILE [--format jsonl|stix|misp|csv]
+                      [--tlp LEVEL] [--marking-profile oasis|opencti] [--distribution N]
 
 Writes every approved candidate with its signed decision as JSON Lines (one canonical
 {"candidate","decision","schema_version"} object + newline each, in log order) to FILE (mode 0600, created
 atomically; an existing FILE with the same bytes is accepted, with other bytes refused). Before writing, the log
 must verify, and each approved candidate is re-derived from the sealed capsule: a digest that differs from the
 approved one (the data or the pack changed after review), a bad signature or a leak-guard hit refuses the whole
-export, naming each refused capsule. Nothing is sent anywhere; recipients check the file with 'review verify-export'.`,
+export, naming each refused capsule. Nothing is sent anywhere; recipients check the file with 'review verify-export'.
+
+${FORMAT_HELP}`,
   async run(args, ctx) {
-    const { flags, positionals } = parseFlags(args, { out: { type: "string" } });
+    const { flags, positionals } = parseFlags(args, { out: { type: "string" }, ...FORMAT_FLAGS });
     if (positionals.length > 0) throw new CliError(`review export: unexpected argument ${JSON.stringify(positionals[0])}`);
     if (typeof flags.out !== "string" || flags.out === "") throw new CliError("review export: --out FILE is required");
     const out = resolve(flags.out);
+    const marked = formatChoice(flags, ctx);
     return guarded("review export", async () => {
       const pack = loadPack(ctx);
       const config = configFrom(ctx);
@@ -477,6 +482,10 @@ export, naming each refused capsule. Nothing is sent anywhere; recipients check 
         result = buildExport(store, pack, log, (done, total) => p.tick(done, total));
       } finally {
         p.clear();
+      }
+      if (marked !== undefined) {
+        await write(ctx, `${writeMarkedExport(ctx, marked, out, store, pack, log, result).join("\n")}\n`);
+        return 0;
       }
       const bytes = Buffer.concat(result.lines.map((l) => Buffer.from(l.buffer, l.byteOffset, l.length)));
       let created: "created" | "exists";

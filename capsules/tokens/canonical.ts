@@ -1,0 +1,85 @@
+/**
+ * Per-kind canonical forms of IOC values for match tokens (`evidence-bridge-ioc-canonical/v1`). Two
+ * investigators' tokens match only when both canonical forms are equal, so each kind is reduced to the form
+ * under which the same indicator is usually written the same way:
+ *
+ * - every kind: Unicode NFKC (full-width and compatibility characters become their plain forms), then trimmed;
+ * - handles: leading `@` removed, lower case (handles are case-insensitive);
+ * - channels: lower case; a leading `http(s)://`, `www.`, `t.me/`, `telegram.me/`, `telegram.dog/`, `s/` and
+ *   `@` removed, and a trailing `/`;
+ * - phones: separators removed, a leading `00` read as `+`; a number with `+` is written in E.164 as
+ *   libphonenumber-js parses it; a number without a country code stays its digits (it then matches only the same
+ *   digits written without a country code);
+ * - e-mails: lower case (local parts are case-insensitive in practice; dots and `+tags` are kept);
+ * - wallets: `0x` + 40 hexadecimal digits (EVM; the EIP-55 checksum is only letter case) and bech32 addresses
+ *   (`bc1`, `tb1`, `ltc1`, `bcrt1`; case-insensitive) in lower case; any other address (Base58: Bitcoin legacy,
+ *   Tron, Solana …) keeps its case, which is significant;
+ * - URLs: refanged (`hxxp` → `http`, `[.]` and `(.)` → `.`), `http://` added when no scheme is given, then the
+ *   WHATWG URL serialisation (lower-case scheme and host, default port dropped, punycode host), without the
+ *   fragment; path and query are kept as written.
+ * Returns undefined for a value that is empty after canonicalisation.
+ */
+import { parsePhoneNumberFromString } from "libphonenumber-js";
+import type { IocKind } from "../../published/pack/vocabulary.js";
+
+export const CANONICALIZATION = "evidence-bridge-ioc-canonical/v1";
+
+const EVM = /^0x[0-9a-f]{40}$/i;
+const BECH32 = /^(bc1|tb1|ltc1|bcrt1)[0-9a-z]+$/i;
+
+function phone(v: string): string | undefined {
+  let s = v.replace(/[\s\-.()/]/g, "");
+  if (s.startsWith("00")) s = `+${s.slice(2)}`;
+  if (s.startsWith("+")) {
+    const parsed = parsePhoneNumberFromString(s);
+    if (parsed !== undefined) return parsed.number;
+    const digits = s.slice(1).replace(/\D/g, "");
+    return digits === "" ? undefined : `+${digits}`;
+  }
+  const digits = s.replace(/\D/g, "");
+  return digits === "" ? undefined : digits;
+}
+
+function channel(v: string): string {
+  let s = v.toLowerCase().replace(/^https?:\/\//, "").replace(/^www\./, "");
+  s = s.replace(/^(t\.me|telegram\.me|telegram\.dog)\//, "").replace(/^s\//, "").replace(/^@+/, "");
+  return s.replace(/\/+$/, "");
+}
+
+function url(v: string): string {
+  let s = v.replace(/^hxxp/i, "http").replace(/\[\.\]|\(\.\)/g, ".");
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) s = `http://${s}`;
+  try {
+    const u = new URL(s);
+    u.hash = "";
+    return u.href;
+  } catch {
+    return s.toLowerCase();
+  }
+}
+
+export function canonicalIoc(kind: IocKind, raw: string): string | undefined {
+  const v = raw.normalize("NFKC").trim();
+  let out: string | undefined;
+  switch (kind) {
+    case "handles":
+      out = v.replace(/^@+/, "").toLowerCase();
+      break;
+    case "channels":
+      out = channel(v);
+      break;
+    case "phones":
+      out = phone(v);
+      break;
+    case "emails":
+      out = v.toLowerCase();
+      break;
+    case "wallets":
+      out = EVM.test(v) || BECH32.test(v) ? v.toLowerCase() : v;
+      break;
+    case "urls":
+      out = v === "" ? "" : url(v);
+      break;
+  }
+  return out === undefined || out === "" ? undefined : out;
+}

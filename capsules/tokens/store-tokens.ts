@@ -1,0 +1,121 @@
+/**
+ * Match tokens of a sealed store: every stored IOC value (detector IOCs by kind, and observation-bound IOC values
+ * with their kind) of every capsule whose assessment reads, canonicalised (canonical.ts) and keyed under a group
+ * key. Export writes them all, without capsule ids; match compares a received file with the local tokens and
+ * names local capsules and kinds, never values. The token file passes the outward guard against the store's
+ * private values before it is returned.
+ */
+import { AssessmentError } from "../assessment/errors.js";
+import { parseAssessment } from "../assessment/parse-assessment.js";
+import type { Assessment } from "../assessment/types.js";
+import { readCapsuleAssessment } from "../candidates/capsule-source.js";
+import { collectPrivateValues, type PrivateValues } from "../candidates/leak-guard.js";
+import { guardExport } from "../exports/guard-export.js";
+import type { SealedStore } from "../store/store.js";
+import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
+import { canonicalIoc } from "./canonical.js";
+import type { GroupKey } from "./group-key.js";
+import { matchToken, tokenFileBytes, TokenFileError, type TokenFile } from "./token-file.js";
+
+interface CapsuleIocs {
+  id: string;
+  assessment: Assessment;
+  values: { kind: IocKind; value: string }[];
+}
+
+function readAssessment(store: SealedStore, id: string): Assessment | undefined {
+  const source = readCapsuleAssessment(store.openCapsule(id).envelope);
+  if (!source.ok) return undefined;
+  try {
+    return parseAssessment(source.assessmentBytes).assessment;
+  } catch (e) {
+    if (e instanceof AssessmentError) return undefined;
+    throw e;
+  }
+}
+
+function iocsOf(a: Assessment): { kind: IocKind; value: string }[] {
+  const out: { kind: IocKind; value: string }[] = [];
+  const iocs = a.detector.iocs as Partial<Record<IocKind, string[]>>;
+  for (const kind of IOC_KINDS) for (const value of iocs[kind] ?? []) out.push({ kind, value });
+  for (const h of a.hypotheses) {
+    for (const o of h.external_observations) {
+      if (o.matched_ioc_kind !== "" && o.matched_ioc_value !== "") out.push({ kind: o.matched_ioc_kind, value: o.matched_ioc_value });
+    }
+  }
+  return out;
+}
+
+function storeIocs(store: SealedStore): CapsuleIocs[] {
+  const out: CapsuleIocs[] = [];
+  for (const id of store.capsuleIds()) {
+    const assessment = readAssessment(store, id);
+    if (assessment !== undefined) out.push({ id, assessment, values: iocsOf(assessment) });
+  }
+  return out;
+}
+
+/** Per capsule, per kind, its tokens. */
+function tokensOf(c: CapsuleIocs, key: GroupKey): Map<IocKind, Set<string>> {
+  const m = new Map<IocKind, Set<string>>();
+  for (const { kind, value } of c.values) {
+    const canonical = canonicalIoc(kind, value);
+    if (canonical === undefined) continue;
+    let set = m.get(kind);
+    if (set === undefined) m.set(kind, (set = new Set()));
+    set.add(matchToken(key.key, kind, canonical));
+  }
+  return m;
+}
+
+export interface TokenExport {
+  bytes: Uint8Array;
+  counts: Partial<Record<IocKind, number>>;
+  capsules: number;
+}
+
+/** The store's token file under `key`, guarded; throws {@link TokenFileError} on a guard hit. */
+export function exportStoreTokens(store: SealedStore | undefined, key: GroupKey, now = new Date()): TokenExport {
+  const capsules = store === undefined ? [] : storeIocs(store);
+  const tokens = new Map<IocKind, Set<string>>();
+  for (const c of capsules) {
+    for (const [kind, set] of tokensOf(c, key)) {
+      let all = tokens.get(kind);
+      if (all === undefined) tokens.set(kind, (all = new Set()));
+      for (const t of set) all.add(t);
+    }
+  }
+  const file: TokenFile = { keyId: key.keyId, generatedAt: Math.floor(now.getTime() / 1000), tokens };
+  const bytes = tokenFileBytes(file);
+  const secrets: PrivateValues[] = capsules.map((c) => collectPrivateValues(c.assessment));
+  const reason = guardExport(bytes, secrets, { json: true, what: "the token file" });
+  if (reason !== undefined) throw new TokenFileError(`refused, nothing was written: ${reason}`);
+  const counts: Partial<Record<IocKind, number>> = {};
+  for (const [k, s] of tokens) counts[k] = s.size;
+  return { bytes, counts, capsules: capsules.length };
+}
+
+export interface TokenMatch {
+  capsule_sha256: string;
+  kinds: IocKind[];
+}
+
+/**
+ * Local capsules sharing at least one token with `received`, sorted by id, with the kinds that matched. The
+ * received file must name the same key id as the local group key.
+ */
+export function matchStoreTokens(store: SealedStore | undefined, key: GroupKey, received: TokenFile): TokenMatch[] {
+  if (received.keyId !== key.keyId) {
+    throw new TokenFileError(`the tokens were made under key ${received.keyId}, but group ${key.name} has key ${key.keyId}: tokens under another key match nothing`);
+  }
+  const out: TokenMatch[] = [];
+  for (const c of store === undefined ? [] : storeIocs(store)) {
+    const kinds: IocKind[] = [];
+    for (const [kind, set] of tokensOf(c, key)) {
+      const theirs = received.tokens.get(kind);
+      if (theirs !== undefined && [...set].some((t) => theirs.has(t))) kinds.push(kind);
+    }
+    if (kinds.length > 0) out.push({ capsule_sha256: c.id, kinds: IOC_KINDS.filter((k) => kinds.includes(k)) });
+  }
+  return out.sort((a, b) => (a.capsule_sha256 < b.capsule_sha256 ? -1 : a.capsule_sha256 > b.capsule_sha256 ? 1 : 0));
+}
