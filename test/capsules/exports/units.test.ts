@@ -1,0 +1,89 @@
+/**
+ * Units of the export formats: UUIDv5 against the RFC 4122 / Python documentation vector, the TLP order and
+ * ceiling, the marking objects of both profiles, the outward-guard wrapper (text and escaped JSON), and the
+ * STIX rule checker itself (it must be able to fail).
+ */
+import { describe, expect, test } from "vitest";
+import { collectPrivateValues } from "../../../capsules/candidates/leak-guard.js";
+import { guardExport } from "../../../capsules/exports/guard-export.js";
+import { ceilingProblem, markingDefinition, TLP_LEVELS } from "../../../capsules/exports/tlp.js";
+import { uuidV5, uuidVersion } from "../../../capsules/exports/uuid5.js";
+import { parseAssessment } from "../../../capsules/assessment/parse-assessment.js";
+import { stixProblems } from "./stix-rules.js";
+import { iocs, MESSAGE_A, syntheticAssessment } from "./synthetic-store.js";
+
+const DNS_NAMESPACE = "6ba7b810-9dad-11d1-80b4-00c04fd430c8";
+
+describe("uuidV5", () => {
+  test("matches the known vector uuid5(NAMESPACE_DNS, 'python.org')", () => {
+    expect(uuidV5(DNS_NAMESPACE, "python.org")).toBe("886313e1-3b8a-5372-9b90-0c9aee199e5d");
+  });
+  test("is version 5, RFC 4122 variant, stable, and differs by name", () => {
+    const u = uuidV5(DNS_NAMESPACE, "a");
+    expect(uuidVersion(u)).toBe(5);
+    expect("89ab").toContain(u[19]);
+    expect(uuidV5(DNS_NAMESPACE, "a")).toBe(u);
+    expect(uuidV5(DNS_NAMESPACE, "b")).not.toBe(u);
+  });
+});
+
+describe("TLP", () => {
+  test("order from narrowest to widest; only wider markings are above the ceiling", () => {
+    expect(TLP_LEVELS).toEqual(["red", "amber+strict", "amber", "green", "clear"]);
+    expect(ceilingProblem("red", "amber+strict")).toBeUndefined();
+    expect(ceilingProblem("amber+strict", "amber+strict")).toBeUndefined();
+    expect(ceilingProblem("amber", "amber+strict")).toMatch(/shares more widely/);
+    expect(ceilingProblem("clear", "green")).toMatch(/shares more widely/);
+    expect(ceilingProblem("green", "clear")).toBeUndefined();
+  });
+  test("the OASIS TLP 2.0 objects carry the TLP 2.0 extension; OpenCTI's use its fixed ids", () => {
+    const oasis = markingDefinition("amber+strict", "oasis");
+    expect(oasis).toMatchObject({
+      id: "marking-definition--939a9414-2ddd-4d32-a0cd-375ea402b003",
+      name: "TLP:AMBER+STRICT",
+      created: "2022-10-01T00:00:00.000Z",
+      extensions: { "extension-definition--60a3c5c5-0d10-413e-aab3-9e08dde9e88d": { extension_type: "property-extension", tlp_2_0: "amber+strict" } },
+    });
+    expect(markingDefinition("clear", "opencti")).toMatchObject({ id: "marking-definition--613f2e26-407d-48c7-9eca-b8e91df99dc9", definition: { tlp: "white" } });
+    for (const level of TLP_LEVELS) {
+      for (const profile of ["oasis", "opencti"] as const) {
+        const m = markingDefinition(level, profile);
+        const bundle = { type: "bundle", id: "bundle--6ba7b810-9dad-41d1-80b4-00c04fd430c8", objects: [m] };
+        expect(stixProblems(bundle), `${level} ${profile}`).toEqual([]);
+      }
+    }
+  });
+});
+
+describe("the STIX rule checker", () => {
+  test("reports broken rules", () => {
+    const bad = {
+      type: "bundle",
+      spec_version: "2.1",
+      id: "bundle--nope",
+      objects: [
+        { type: "note", spec_version: "2.0", id: "note--6ba7b810-9dad-41d1-80b4-00c04fd430c8", created: "2026-01-01T00:00:00Z", modified: "2026-01-01T00:00:00.000Z", object_refs: [] },
+        { type: "indicator", spec_version: "2.1", id: "grouping--6ba7b810-9dad-41d1-80b4-00c04fd430c8", created: "2026-01-01T00:00:00.000Z", modified: "2026-01-01T00:00:00.000Z", object_marking_refs: ["marking-definition--x"] },
+      ],
+    };
+    const problems = stixProblems(bad).join("\n");
+    for (const rule of ["bundle.spec_version", "bundle.id", 'objects[0].spec_version', "objects[0].created", "objects[0].content: required", "objects[0].object_refs", "objects[0].object_marking_refs", "objects[1].type: indicator", "objects[1].id"]) {
+      expect(problems).toContain(rule);
+    }
+  });
+});
+
+describe("guardExport", () => {
+  const secrets = [collectPrivateValues(parseAssessment(syntheticAssessment(MESSAGE_A, iocs({ wallets: ["0x52908400098527886E0F7030069857D2E4169EE7"] }))).assessment)];
+  const enc = (s: string) => new TextEncoder().encode(s);
+  test("passes clean bytes and refuses a planted value as text or as an escaped JSON string, naming no value", () => {
+    expect(guardExport(enc('{"a":"clean"}'), secrets, { json: true, what: "x.json" })).toBeUndefined();
+    const plain = guardExport(enc("note,0x52908400098527886e0f7030069857d2e4169ee7\r\n"), secrets, { what: "leads.csv" });
+    expect(plain).toMatch(/ioc_value in leads\.csv/);
+    expect(plain).not.toMatch(/0x5290/i);
+    const escaped = '{"a":"0\\u0078\\u0035\\u0032908400098527886E0F7030069857D2E4169EE7"}';
+    expect(guardExport(enc(escaped), secrets, { what: "x.json" })).toBeUndefined();
+    expect(guardExport(enc(escaped), secrets, { json: true, what: "x.json" })).toMatch(/ioc_value/);
+    expect(guardExport(new Uint8Array([0xff, 0xfe]), secrets, { what: "x" })).toMatch(/not UTF-8/);
+  });
+});
