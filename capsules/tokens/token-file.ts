@@ -24,7 +24,7 @@ export const TOKEN_ALGORITHM = "HMAC-SHA-256";
 export const TOKEN_FILE_MAX_BYTES = 64 * 1024 * 1024;
 const TOKEN = /^[0-9a-f]{64}$/;
 const KEY_ID = /^gk1:[0-9a-f]{32}$/;
-const DESCRIPTION = "Keyed HMAC-SHA-256 match tokens of IOC values held by an evidence-bridge store; without the group key they reveal nothing about the values.";
+const DESCRIPTION = "Keyed HMAC-SHA-256 match tokens of IOC values held by an evidence-bridge store; without the group key they reveal only how many values of each kind it holds.";
 
 export class TokenFileError extends Error {
   override readonly name = "TokenFileError";

@@ -5,7 +5,8 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { computeAssessmentId } from "../../../capsules/assessment/assessment-id.js";
 import { legacyCanonicalBytes } from "../../../src/json/legacy.js";
 import { parseStrictJson } from "../../../src/json/parse.js";
@@ -16,7 +17,7 @@ import { assessProvenance } from "../../../published/pack/provenance.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { runCli, type RunResult } from "../../helpers/cli.js";
 
-export const SYNTHETIC_DIR = join(import.meta.dirname, "../../../examples/synthetic");
+export const SYNTHETIC_DIR = join(dirname(fileURLToPath(import.meta.url)), "../../../examples/synthetic");
 export const SYNTHETIC_PACK_FILE = join(SYNTHETIC_DIR, "intelligence-pack.json");
 
 export function syntheticPack(): IntelligencePack {
