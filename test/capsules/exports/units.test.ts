@@ -87,3 +87,33 @@ describe("guardExport", () => {
     expect(guardExport(new Uint8Array([0xff, 0xfe]), secrets, { what: "x" })).toMatch(/not UTF-8/);
   });
 });
+
+describe("writing exports", () => {
+  test("a feed directory appears whole or not at all; symlinks and other content are refused; identical output is accepted", async () => {
+    const { mkdtempSync, symlinkSync, mkdirSync, readdirSync, statSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { writeExportDirectory, writeExportFile, ExportWriteError } = await import("../../../capsules/exports/write-output.js");
+    const root = mkdtempSync(join(tmpdir(), "eb-write-"));
+    try {
+      const files = [{ name: "manifest.json", bytes: new TextEncoder().encode("{}\n") }, { name: "a.json", bytes: new TextEncoder().encode("[]\n") }];
+      const dir = join(root, "feed");
+      expect(writeExportDirectory(dir, files)).toBe("created");
+      expect(readdirSync(dir).sort()).toEqual(["a.json", "manifest.json"]);
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dir, "a.json")).mode & 0o777).toBe(0o600);
+      expect(readdirSync(root)).toEqual(["feed"]);
+      expect(writeExportDirectory(dir, files)).toBe("unchanged");
+      expect(() => writeExportDirectory(dir, files.slice(0, 1))).toThrow(ExportWriteError);
+      mkdirSync(join(root, "real"));
+      symlinkSync(join(root, "real"), join(root, "link"));
+      expect(() => writeExportDirectory(join(root, "link"), files)).toThrow(/not a directory/);
+      const file = join(root, "bundle.json");
+      expect(writeExportFile(file, files[0].bytes)).toBe("created");
+      expect(writeExportFile(file, files[0].bytes)).toBe("unchanged");
+      expect(() => writeExportFile(file, files[1].bytes)).toThrow(/different content/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
