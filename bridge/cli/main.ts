@@ -31,6 +31,8 @@ const COMMANDS: Record<string, readonly [file: string, name: string]> = {
   "review log": ["review", "log"],
   "review export": ["review", "exportCmd"],
   "review verify-export": ["review", "verifyExport"],
+  "review policy": ["review", "policy"],
+  "review serve": ["review-serve", "default"],
   doctor: ["doctor", "default"],
   demo: ["demo", "default"],
   serve: ["serve", "default"],
