@@ -1,7 +1,10 @@
 /**
- * The review page's only static asset, served from this process at `<token>/assets/page.css` (no external fonts,
- * scripts or images; the Content-Security-Policy allows styles from this origin only).
+ * The review page's static assets, served from this process under `<token>/assets/` (no external fonts, scripts or
+ * images; the Content-Security-Policy allows styles and images from this origin only).
  */
+
+/** The tab icon (a plain square with a check mark). */
+export const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#22303f"/><path d="M4 8.5l2.5 2.5L12 5.5" stroke="#fff" stroke-width="2" fill="none"/></svg>`;
 export const PAGE_CSS = `
 :root { --fg: #1d2329; --muted: #5b6570; --line: #d8dde2; --bg: #f6f7f9; --card: #fff; --ok: #1f7a3a; --bad: #a42323; --wait: #8a5a00; --accent: #1f4f8a; }
 * { box-sizing: border-box; }

@@ -70,7 +70,9 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
     "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "X-Content-Type-Options": "nosniff",
   "X-Frame-Options": "DENY",
-  "Referrer-Policy": "no-referrer",
+  // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on form posts, which the Origin
+  // check must refuse; the URL (with its token) is only ever sent back to this origin.
+  "Referrer-Policy": "same-origin",
   "Cross-Origin-Opener-Policy": "same-origin",
   "Cross-Origin-Resource-Policy": "same-origin",
   "Cache-Control": "no-store",

@@ -17,9 +17,9 @@ export function page(opts: { title: string; base: string; reviewer: string; poli
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
 <title>${esc(opts.title)} · evidence-bridge review</title>
 <link rel="stylesheet" href="${esc(opts.base)}/assets/page.css">
+<link rel="icon" href="${esc(opts.base)}/assets/icon.svg">
 </head>
 <body>
 <header>

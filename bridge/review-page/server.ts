@@ -8,7 +8,7 @@
  *     GET  /                      the queue           (?tm=1 typology matches visible, ?clean=1 include CLEAN)
  *     GET  /c/<capsule id>        one candidate
  *     POST /c/<capsule id>/decide a decision (application/x-www-form-urlencoded: candidate, tm, clean, csrf, note, decision)
- *     GET  /assets/page.css       the stylesheet
+ *     GET  /assets/page.css, /assets/icon.svg   the stylesheet and the tab icon
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -29,7 +29,7 @@ import {
 import { StoreError } from "../../capsules/store/errors.js";
 import type { SealedStore } from "../../capsules/store/store.js";
 import { reasons } from "../cli/commands/review.js";
-import { PAGE_CSS } from "./assets.js";
+import { ICON_SVG, PAGE_CSS } from "./assets.js";
 import { admit, csrfToken, csrfValid, LOOPBACK, newSession, SECURITY_HEADERS, type Session } from "./guard.js";
 import { page } from "./html.js";
 import { candidateView, messageView, queueView, viewQuery, type ViewContext } from "./views.js";
@@ -199,6 +199,10 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
     try {
       if (req.method === "GET" && path === "/assets/page.css") {
         send(res, 200, "text/css; charset=utf-8", PAGE_CSS);
+        return;
+      }
+      if (req.method === "GET" && path === "/assets/icon.svg") {
+        send(res, 200, "image/svg+xml", ICON_SVG);
         return;
       }
       if (req.method === "GET" && path === "/") {

@@ -49,7 +49,7 @@ describeShared("review page over HTTP", () => {
       "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
     expect(r.headers["x-frame-options"]).toBe("DENY");
-    expect(r.headers["referrer-policy"]).toBe("no-referrer");
+    expect(r.headers["referrer-policy"]).toBe("same-origin");
     expect(r.body).toContain("<h1>Review queue</h1>");
     expect(r.body).toContain(id("03").slice(0, 12));
     expect(r.body).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1)/i);
