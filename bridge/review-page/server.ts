@@ -16,6 +16,7 @@ import type { IntelligencePack } from "../../published/pack/types.js";
 import {
   approvalsFor,
   approvalsText,
+  countedKeys,
   loadReviewLog,
   openReviewTarget,
   queueEntry,
@@ -121,7 +122,7 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
 
   function context(): ViewContext & { records: ReturnType<typeof loadReviewLog>["records"] } {
     const log = loadReviewLog(opts.home);
-    return { base: `/${session!.token}`, policy: readReviewPolicy(opts.store), state: log.state, now: Date.now(), records: log.records };
+    return { base: `/${session!.token}`, policy: readReviewPolicy(opts.store), state: log.state, now: Date.now(), records: log.records, isKnown: countedKeys(opts.home) };
   }
 
   function showCandidate(res: ServerResponse, id: string, view: { typology: boolean; clean: boolean }, notice?: { ok: boolean; text: string }, status = 200): void {
@@ -242,7 +243,7 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
   function describeDone(seq: number): { ok: boolean; text: string } | undefined {
     const r = loadReviewLog(opts.home).records[seq - 1]?.record;
     if (r === undefined) return undefined;
-    const count = approvalsFor(loadReviewLog(opts.home).state.recordsForDigest(r.candidate_sha256), readReviewPolicy(opts.store));
+    const count = approvalsFor(loadReviewLog(opts.home).state.recordsForDigest(r.candidate_sha256), readReviewPolicy(opts.store), countedKeys(opts.home));
     const four = r.decision === "APPROVED_FOR_RELEASE" ? ` (${approvalsText(count)})` : "";
     return { ok: true, text: `Recorded ${r.decision}${four} as record #${r.seq} by ${r.reviewer.name} at ${r.decided_at}, signed with ${r.reviewer.fingerprint.slice(0, 20)}…` };
   }

@@ -16,12 +16,14 @@ export interface ViewContext {
   policy: ReviewPolicy;
   state: ReviewState;
   now: number;
+  /** Which keys count as approvers (countedKeys of the data directory). */
+  isKnown: (fingerprint: string) => boolean;
 }
 
 function statusBadge(e: QueueEntry, v: ViewContext): string {
   let html = `<span class="status s-${esc(e.status)}">${esc(e.status)}</span>`;
   if (e.status === "APPROVED_FOR_RELEASE") {
-    const c = approvalsFor(v.state.recordsForDigest(e.candidate_sha256), v.policy);
+    const c = approvalsFor(v.state.recordsForDigest(e.candidate_sha256), v.policy, v.isKnown);
     html += ` <span class="approvals">${esc(approvalsText(c))}</span>`;
   }
   if (e.superseded) html += ` <span class="approvals">earlier decision on other bytes</span>`;
@@ -85,7 +87,7 @@ export function candidateView(d: CandidateViewData, v: ViewContext): string {
   const e = d.entry;
   const id = e.capsule_sha256;
   const notice = d.notice === undefined ? "" : `<p class="notice${d.notice.ok ? "" : " error"}" role="status">${esc(d.notice.text)}</p>`;
-  const count = approvalsFor(v.state.recordsForDigest(e.candidate_sha256), v.policy);
+  const count = approvalsFor(v.state.recordsForDigest(e.candidate_sha256), v.policy, v.isKnown);
   const history =
     d.history.length === 0
       ? "<p>No decisions yet.</p>"

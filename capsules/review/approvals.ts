@@ -6,8 +6,9 @@
  * - Only `APPROVED_FOR_RELEASE` records on the given digest count, once per key fingerprint (the same key approving
  *   twice is refused by the log anyway; counting by fingerprint makes a duplicate harmless).
  * - A `REJECTED` record on the digest vetoes: the candidate is not releasable, whatever came before.
- * - `isKnown` says whether a key counts (a registry of known reviewer keys plugs in here). The default counts every
- *   key the verified log accepts: each record's signature was checked against the key it names.
+ * - `isKnown` says whether a key counts. Callers pass {@link countedKeys}(home), the one place where a registry of
+ *   known reviewer keys plugs in; today it counts every key the verified log accepts (each record's signature was
+ *   checked against the key it names).
  */
 import type { LoggedRecord } from "./state.js";
 import type { ReviewerIdentity } from "./record.js";
@@ -28,6 +29,15 @@ export interface ApprovalCount {
 
 /** Every key the verified log accepts. */
 export const acceptedByLog = (_fingerprint: string): boolean => true;
+
+/**
+ * The keys whose approvals count for the data directory `home`; every caller passes this to {@link approvalsFor}.
+ * Today: every key the log accepts. A registry of known reviewer keys replaces this body (one place).
+ */
+export function countedKeys(home: string): (fingerprint: string) => boolean {
+  void home;
+  return acceptedByLog;
+}
 
 /** Counts the approvals of one candidate digest; `decisions` are the records naming that digest, in log order. */
 export function approvalsFor(

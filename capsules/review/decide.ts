@@ -7,7 +7,7 @@
 import type { IntelligencePack } from "../../published/pack/types.js";
 import type { CandidateView } from "../feed/stored-candidate.js";
 import type { SealedStore } from "../store/store.js";
-import { approvalsFor, type ApprovalCount } from "./approvals.js";
+import { approvalsFor, countedKeys, type ApprovalCount } from "./approvals.js";
 import type { Decision } from "./decisions.js";
 import { ReviewError } from "./errors.js";
 import { appendDecision, loadReviewLog, type AppendOptions, type Reviewer } from "./log.js";
@@ -66,6 +66,6 @@ export function recordDecision(
     { ...opts, policy },
   );
   // Count over the log as it is now (re-read: other reviewers may have appended since, under the same lock).
-  const approvals = approvalsFor(loadReviewLog(home).state.recordsForDigest(r.digest), policy, opts.isKnown);
+  const approvals = approvalsFor(loadReviewLog(home).state.recordsForDigest(r.digest), policy, opts.isKnown ?? countedKeys(home));
   return { entry, approvals };
 }

@@ -17,7 +17,7 @@ import { canonicalBytes } from "../../src/json/canonical.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import type { Candidate } from "../candidates/types.js";
 import type { SealedStore } from "../store/store.js";
-import { approvalsFor, type ApprovalCount } from "./approvals.js";
+import { approvalsFor, countedKeys, type ApprovalCount } from "./approvals.js";
 import { ReviewError } from "./errors.js";
 import { DEFAULT_POLICY, readReviewPolicy, type ReviewPolicy } from "./policy.js";
 import type { LogVerification } from "./log.js";
@@ -100,12 +100,13 @@ export function buildExport(
 ): ExportOutcome {
   if (!log.ok) throw new ReviewError("broken-log", `the review log ${log.path} does not verify: ${log.error}; nothing was exported`);
   const policy = store === undefined ? DEFAULT_POLICY : readReviewPolicy(store);
+  const isKnown = opts.isKnown ?? (store === undefined ? undefined : countedKeys(store.home));
   const approved = log.state.latestPerCapsule().filter((e) => e.record.decision === "APPROVED_FOR_RELEASE");
   const out: ExportOutcome = { lines: [], exported: [], pending: [], policy };
   const refusals: ExportRefusal[] = [];
   for (const [i, { record }] of approved.entries()) {
     onProgress?.(i, approved.length);
-    const count = approvalsFor(log.state.recordsForDigest(record.candidate_sha256), policy, opts.isKnown);
+    const count = approvalsFor(log.state.recordsForDigest(record.candidate_sha256), policy, isKnown);
     if (!count.met) {
       out.pending.push({ capsule_sha256: record.capsule_sha256, candidate_sha256: record.candidate_sha256, approvals: count });
       continue;

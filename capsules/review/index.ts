@@ -1,5 +1,5 @@
 /** Public API of the review log, queue and export. */
-export { acceptedByLog, approvalsFor, approvalsText, type ApprovalCount } from "./approvals.js";
+export { acceptedByLog, approvalsFor, approvalsText, countedKeys, type ApprovalCount } from "./approvals.js";
 export { recordDecision, type DecisionRequest, type RecordedDecision } from "./decide.js";
 export {
   approvalsProblem,

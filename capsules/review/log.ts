@@ -13,7 +13,7 @@ import { prepareDataDir } from "../../src/crypto/data-dir.js";
 import { ensurePrivateDir, fsyncDir } from "../../src/crypto/safe-write.js";
 import { bytesToHex, sha256Hex } from "../../src/hash.js";
 import type { SigningKey } from "../../src/crypto/sign.js";
-import { approvalsFor } from "./approvals.js";
+import { approvalsFor, countedKeys } from "./approvals.js";
 import { checkChain, type ChainCheck } from "./chain.js";
 import type { Decision } from "./decisions.js";
 import { ReviewError } from "./errors.js";
@@ -130,7 +130,7 @@ export function appendDecision(home: string, draft: DecisionDraft, reviewer: Rev
       const log = loadReviewLog(home);
       const last = log.state.lastForDigest(draft.candidate_sha256);
       if (last?.record.decision === "APPROVED_FOR_RELEASE" && last.record.capsule_sha256 === draft.capsule_sha256) {
-        const count = approvalsFor(log.state.recordsForDigest(draft.candidate_sha256), opts.policy ?? DEFAULT_POLICY, opts.isKnown);
+        const count = approvalsFor(log.state.recordsForDigest(draft.candidate_sha256), opts.policy ?? DEFAULT_POLICY, opts.isKnown ?? countedKeys(home));
         if (count.met) throw new ReviewError("double-decision", finalText(draft.candidate_sha256, draft.capsule_sha256, last));
       }
       const problem = log.state.transitionProblem(draft.capsule_sha256, draft.candidate_sha256, draft.decision, reviewer.key.fingerprint);

@@ -14,6 +14,7 @@ import {
   approvalsProblem,
   approvalsText,
   buildExport,
+  countedKeys,
   DEFAULT_POLICY,
   loadReviewLog,
   MAX_APPROVALS,
@@ -217,8 +218,9 @@ The view flags select the candidate view for capsules without a decision (decide
       const entries = queue.entries.filter((e) => wanted === undefined || e.status === wanted);
       const now = Date.now();
       const policy = store === undefined ? DEFAULT_POLICY : readReviewPolicy(store);
+      const isKnown = countedKeys(config.home);
       if (flags.json) {
-        await write(ctx, `${JSON.stringify(entries.map((e) => listJson(e, now, log.state, policy)), null, 2)}\n`);
+        await write(ctx, `${JSON.stringify(entries.map((e) => listJson(e, now, log.state, policy, isKnown)), null, 2)}\n`);
         return 0;
       }
       if (entries.length > 0) {
@@ -230,7 +232,7 @@ The view flags select the candidate view for capsules without a decision (decide
           families(e.candidate).join(",") || "-",
           iocText(e.candidate),
           String(e.candidate.hypotheses.length),
-          statusText(e, log.state, policy),
+          statusText(e, log.state, policy, isKnown),
         ]);
         await write(ctx, table(["CAPSULE", "CREATED", "AGE", "TIER", "FAMILIES", "IOCS", "HYP", "STATUS"], rows));
       }
@@ -247,15 +249,15 @@ The view flags select the candidate view for capsules without a decision (decide
 };
 
 /** The status column: the status, `(1 of 2 approvals)` while an approval awaits the policy's others, and supersession. */
-export function statusText(e: QueueEntry, state: ReviewState, policy: ReviewPolicy): string {
+export function statusText(e: QueueEntry, state: ReviewState, policy: ReviewPolicy, isKnown: (fingerprint: string) => boolean): string {
   let text = e.status;
-  if (e.status === "APPROVED_FOR_RELEASE") text += ` (${approvalsText(approvalsFor(state.recordsForDigest(e.candidate_sha256), policy))})`;
+  if (e.status === "APPROVED_FOR_RELEASE") text += ` (${approvalsText(approvalsFor(state.recordsForDigest(e.candidate_sha256), policy, isKnown))})`;
   return text + (e.superseded ? " (earlier decision on other bytes)" : "");
 }
 
-function listJson(e: QueueEntry, now: number, state: ReviewState, policy: ReviewPolicy): Record<string, unknown> {
+function listJson(e: QueueEntry, now: number, state: ReviewState, policy: ReviewPolicy, isKnown: (fingerprint: string) => boolean): Record<string, unknown> {
   const c = e.candidate;
-  const count = approvalsFor(state.recordsForDigest(e.candidate_sha256), policy);
+  const count = approvalsFor(state.recordsForDigest(e.candidate_sha256), policy, isKnown);
   return {
     capsule_sha256: e.capsule_sha256,
     candidate_sha256: e.candidate_sha256,
