@@ -35,6 +35,8 @@ const COMMANDS: Record<string, readonly [file: string, name: string]> = {
   "keys add-group": ["tokens", "addGroup"],
   "tokens export": ["tokens", "exportTokens"],
   "tokens match": ["tokens", "matchTokens"],
+  "review policy": ["review", "policy"],
+  "review serve": ["review-serve", "default"],
   doctor: ["doctor", "default"],
   demo: ["demo", "default"],
   serve: ["serve", "default"],

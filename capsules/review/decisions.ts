@@ -1,8 +1,9 @@
 /**
  * Review states and decisions (product.md §8): a candidate starts `HUMAN_REVIEW_REQUIRED`; a reviewer moves it to
  * `APPROVED_FOR_RELEASE`, `REJECTED` or `NEEDS_MORE_EVIDENCE`. `NEEDS_MORE_EVIDENCE` returns the candidate to the
- * queue: it may later be approved or rejected. Approval and rejection are final for those exact bytes (the
- * candidate digest); a changed candidate has a new digest and is reviewed afresh.
+ * queue: it may later be approved or rejected. Rejection is final for those exact bytes (the candidate digest);
+ * approval is final once the review policy's number of distinct reviewer keys approved them (four-eyes,
+ * policy.ts); a changed candidate has a new digest and is reviewed afresh.
  */
 import { REVIEW_STATUSES, type ReviewStatus } from "../store/rows.js";
 
@@ -23,7 +24,10 @@ export function isDecision(v: unknown): v is Decision {
   return typeof v === "string" && (DECISIONS as readonly string[]).includes(v);
 }
 
-/** The decisions allowed from a state; approval and rejection are final for the same bytes. */
+/**
+ * The decisions allowed from a state by anyone; rejection is final for the same bytes. After an approval, further
+ * approvals and rejections by other keys depend on the reviewer and the policy (state.ts, log.ts).
+ */
 export function allowedDecisions(state: ReviewStatus): readonly Decision[] {
   switch (state) {
     case "HUMAN_REVIEW_REQUIRED":

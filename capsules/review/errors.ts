@@ -11,6 +11,9 @@ export type ReviewErrorCode =
   | "busy"
   | "reviewer-key"
   | "export-refused"
+  | "policy"
+  | "stale-candidate"
+  | "leak"
   | "io";
 
 export class ReviewError extends Error {

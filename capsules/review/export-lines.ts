@@ -3,7 +3,10 @@
  *
  *     {"candidate":{…the candidate…},"decision":{…the signed record…},"schema_version":"evidence-bridge-review-export/v1"}
  *
- * Exported: every capsule whose LATEST decision record approves a candidate, in log order. Before anything is
+ * Exported: every capsule whose LATEST decision record approves a candidate that has the approvals the review
+ * policy requires (four-eyes: N distinct reviewer keys approved the same digest and nobody rejected it; counted by
+ * approvals.ts), one line per counted approval (so a recipient can check every signature), in log order. Approved
+ * candidates still short of approvals are not exported and are listed as pending. Before anything is
  * written, the whole log must verify, and each approved candidate is re-derived from the sealed capsule in the
  * approved view and must have exactly the approved digest (the data, the pack or the rules did not change after
  * review); its record's signature is checked again; and the leak guard runs on the whole line (candidate, note,
@@ -14,7 +17,9 @@ import { canonicalBytes } from "../../src/json/canonical.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import type { Candidate } from "../candidates/types.js";
 import type { SealedStore } from "../store/store.js";
+import { approvalsFor, countedKeys, type ApprovalCount } from "./approvals.js";
 import { ReviewError } from "./errors.js";
+import { DEFAULT_POLICY, readReviewPolicy, type ReviewPolicy } from "./policy.js";
 import type { LogVerification } from "./log.js";
 import { signatureProblem, type ReviewRecord } from "./record.js";
 import { guardOutward, openReviewTarget } from "./review-target.js";
@@ -36,16 +41,28 @@ export interface ExportRefusal {
 export interface ExportOutcome {
   /** Canonical line bytes, each ending with LF. */
   lines: Uint8Array[];
+  /** One per line. */
   exported: { capsule_sha256: string; candidate_sha256: string; seq: number; reviewer: string }[];
+  /** Approved candidates without the approvals the policy requires (not exported). */
+  pending: { capsule_sha256: string; candidate_sha256: string; approvals: ApprovalCount }[];
+  policy: ReviewPolicy;
+}
+
+export interface ExportOptions {
+  /** Which keys count as approvers (approvals.ts); default every key the log accepts. */
+  isKnown?: (fingerprint: string) => boolean;
 }
 
 const SHORT = 12;
 
-/** One refusal for one approved record, or the export line. */
-function exportOne(store: SealedStore, pack: IntelligencePack, record: ReviewRecord): { line: ExportLine } | { refusal: string } {
+/** One refusal for one approved candidate, or its export lines (one per counted approval record). */
+function exportOne(store: SealedStore, pack: IntelligencePack, records: readonly ReviewRecord[]): { lines: ExportLine[] } | { refusal: string } {
+  const record = records[records.length - 1];
   const id = record.capsule_sha256;
-  const sig = signatureProblem(record);
-  if (sig !== undefined) return { refusal: `bad signature: ${sig}` };
+  for (const x of records) {
+    const sig = signatureProblem(x);
+    if (sig !== undefined) return { refusal: `bad signature in record #${x.seq}: ${sig}` };
+  }
   if (!store.hasCapsule(id)) return { refusal: "the capsule is no longer in the store" };
   let target;
   try {
@@ -60,37 +77,56 @@ function exportOne(store: SealedStore, pack: IntelligencePack, record: ReviewRec
       refusal: `the re-derived candidate ${r.digest.slice(0, SHORT)} differs from the approved digest ${record.candidate_sha256.slice(0, SHORT)} (the capsule, the pack or the rules changed after review): review it again`,
     };
   }
-  const line: ExportLine = { schema_version: REVIEW_EXPORT_SCHEMA, candidate: r.candidate, decision: record };
-  const leak = guardOutward(target, line, "export");
-  if (leak !== undefined) return { refusal: leak };
-  return { line };
+  const lines: ExportLine[] = [];
+  for (const decision of records) {
+    const line: ExportLine = { schema_version: REVIEW_EXPORT_SCHEMA, candidate: r.candidate, decision };
+    const leak = guardOutward(target, line, "export");
+    if (leak !== undefined) return { refusal: leak };
+    lines.push(line);
+  }
+  return { lines };
 }
 
-/** Builds every export line, or throws {@link ReviewError} `export-refused` naming each refused capsule. */
+/**
+ * Builds every export line under the store's review policy, or throws {@link ReviewError} `export-refused` naming
+ * each refused capsule (`policy` when the policy file does not verify).
+ */
 export function buildExport(
   store: SealedStore | undefined,
   pack: IntelligencePack,
   log: LogVerification,
   onProgress?: (done: number, total: number) => void,
+  opts: ExportOptions = {},
 ): ExportOutcome {
   if (!log.ok) throw new ReviewError("broken-log", `the review log ${log.path} does not verify: ${log.error}; nothing was exported`);
+  const policy = store === undefined ? DEFAULT_POLICY : readReviewPolicy(store);
+  const isKnown = opts.isKnown ?? (store === undefined ? undefined : countedKeys(store.home));
   const approved = log.state.latestPerCapsule().filter((e) => e.record.decision === "APPROVED_FOR_RELEASE");
-  const out: ExportOutcome = { lines: [], exported: [] };
+  const out: ExportOutcome = { lines: [], exported: [], pending: [], policy };
   const refusals: ExportRefusal[] = [];
   for (const [i, { record }] of approved.entries()) {
     onProgress?.(i, approved.length);
+    const count = approvalsFor(log.state.recordsForDigest(record.candidate_sha256), policy, isKnown);
+    if (!count.met) {
+      out.pending.push({ capsule_sha256: record.capsule_sha256, candidate_sha256: record.candidate_sha256, approvals: count });
+      continue;
+    }
+    const records = count.approvers.map((a) => a.entry.record);
     const result =
-      store === undefined ? { refusal: "the capsule is no longer in the store (there is no store)" } : exportOne(store, pack, record);
+      store === undefined ? { refusal: "the capsule is no longer in the store (there is no store)" } : exportOne(store, pack, records);
     if ("refusal" in result) {
       refusals.push({ capsule_sha256: record.capsule_sha256, seq: record.seq, reason: result.refusal });
       continue;
     }
-    const bytes = canonicalBytes(result.line, "export");
-    const line = new Uint8Array(bytes.length + 1);
-    line.set(bytes);
-    line[bytes.length] = 0x0a;
-    out.lines.push(line);
-    out.exported.push({ capsule_sha256: record.capsule_sha256, candidate_sha256: record.candidate_sha256, seq: record.seq, reviewer: record.reviewer.name });
+    for (const line of result.lines) {
+      const bytes = canonicalBytes(line, "export");
+      const buf = new Uint8Array(bytes.length + 1);
+      buf.set(bytes);
+      buf[bytes.length] = 0x0a;
+      out.lines.push(buf);
+      const d = line.decision;
+      out.exported.push({ capsule_sha256: d.capsule_sha256, candidate_sha256: d.candidate_sha256, seq: d.seq, reviewer: d.reviewer.name });
+    }
   }
   onProgress?.(approved.length, approved.length);
   if (refusals.length > 0) {

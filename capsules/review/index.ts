@@ -1,7 +1,19 @@
 /** Public API of the review log, queue and export. */
+export { acceptedByLog, approvalsFor, approvalsText, countedKeys, type ApprovalCount } from "./approvals.js";
+export { recordDecision, type DecisionRequest, type RecordedDecision } from "./decide.js";
+export {
+  approvalsProblem,
+  DEFAULT_POLICY,
+  MAX_APPROVALS,
+  policyPath,
+  readReviewPolicy,
+  REVIEW_POLICY_SCHEMA,
+  writeReviewPolicy,
+  type ReviewPolicy,
+} from "./policy.js";
 export { allowedDecisions, DECISIONS, isDecision, REVIEW_STATUSES, VERB_DECISIONS, type Decision, type ReviewStatus, type ReviewVerb } from "./decisions.js";
 export { ReviewError, type ReviewErrorCode } from "./errors.js";
-export { buildExport, REVIEW_EXPORT_SCHEMA, type ExportLine, type ExportOutcome, type ExportRefusal } from "./export-lines.js";
+export { buildExport, REVIEW_EXPORT_SCHEMA, type ExportLine, type ExportOptions, type ExportOutcome, type ExportRefusal } from "./export-lines.js";
 export { checkChain, type ChainCheck, type ChainProblem } from "./chain.js";
 export { checkHead, readHead, REVIEW_HEAD_SCHEMA, writeHead, type HeadCheck, type LogHead } from "./head.js";
 export { reviewLayout, type ReviewLayout } from "./layout.js";
@@ -45,7 +57,7 @@ export {
   selectReviewerKey,
   type ReviewerKeyFile,
 } from "./reviewer-key.js";
-export { ReviewState, type LoggedRecord } from "./state.js";
+export { finalText, ReviewState, type LoggedRecord } from "./state.js";
 export { capsuleReviewStatus } from "./status.js";
 export { NOTE_MAX_CHARS, noteProblem, REVIEWER_NAME, reviewerNameProblem } from "./text-rules.js";
 export { parseTrustList, verifyExportBytes, type ExportKey, type ExportLineReport, type ExportReport } from "./verify-export.js";

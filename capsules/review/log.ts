@@ -2,7 +2,8 @@
  * The review log on disk (product.md §8): append-only, hash-chained, every record signed by its reviewer.
  *
  * Appending takes the lock file (lock.ts), re-reads and fully verifies the log (chain, signatures, transitions,
- * head), checks the new decision's transition against the state folded from the log, signs the record, appends
+ * head), checks the new decision's transition against the state folded from the log and, after an approval, whether
+ * the policy's approvals are already complete (then the bytes are final), signs the record, appends
  * it with one write to a file opened `O_APPEND` (then fsync), and rewrites the head file. Two reviewers appending
  * at once are serialised by the lock: neither can fork the chain or decide twice on the same bytes.
  * A log that does not verify is never appended to.
@@ -12,6 +13,7 @@ import { prepareDataDir } from "../../src/crypto/data-dir.js";
 import { ensurePrivateDir, fsyncDir } from "../../src/crypto/safe-write.js";
 import { bytesToHex, sha256Hex } from "../../src/hash.js";
 import type { SigningKey } from "../../src/crypto/sign.js";
+import { approvalsFor, countedKeys } from "./approvals.js";
 import { checkChain, type ChainCheck } from "./chain.js";
 import type { Decision } from "./decisions.js";
 import { ReviewError } from "./errors.js";
@@ -19,7 +21,8 @@ import { checkHead, readHead, writeHead } from "./head.js";
 import { reviewLayout, type ReviewLayout } from "./layout.js";
 import { withFileLock, type LockOptions } from "./lock.js";
 import { decisionTime, recordBytes, REVIEW_RECORD_SCHEMA, signRecord, type UnsignedRecord } from "./record.js";
-import type { LoggedRecord } from "./state.js";
+import { DEFAULT_POLICY, type ReviewPolicy } from "./policy.js";
+import { finalText, type LoggedRecord } from "./state.js";
 import { noteProblem, reviewerNameProblem } from "./text-rules.js";
 
 /** Largest log read (about 300,000 records). */
@@ -99,6 +102,10 @@ export interface AppendOptions {
   /** The clock (tests fix it); default the local clock. */
   now?: () => Date;
   lock?: LockOptions;
+  /** The review policy in force (policy.ts); default one approval. */
+  policy?: ReviewPolicy;
+  /** Which keys count as approvers (approvals.ts); default every key the log accepts. */
+  isKnown?: (fingerprint: string) => boolean;
 }
 
 /**
@@ -121,7 +128,12 @@ export function appendDecision(home: string, draft: DecisionDraft, reviewer: Rev
     layout.lock,
     () => {
       const log = loadReviewLog(home);
-      const problem = log.state.transitionProblem(draft.capsule_sha256, draft.candidate_sha256, draft.decision);
+      const last = log.state.lastForDigest(draft.candidate_sha256);
+      if (last?.record.decision === "APPROVED_FOR_RELEASE" && last.record.capsule_sha256 === draft.capsule_sha256) {
+        const count = approvalsFor(log.state.recordsForDigest(draft.candidate_sha256), opts.policy ?? DEFAULT_POLICY, opts.isKnown ?? countedKeys(home));
+        if (count.met) throw new ReviewError("double-decision", finalText(draft.candidate_sha256, draft.capsule_sha256, last));
+      }
+      const problem = log.state.transitionProblem(draft.capsule_sha256, draft.candidate_sha256, draft.decision, reviewer.key.fingerprint);
       if (problem !== undefined) throw new ReviewError("double-decision", problem);
       const seq = log.records.length + 1;
       const unsigned: UnsignedRecord = {

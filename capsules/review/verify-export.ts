@@ -4,7 +4,8 @@
  * v1 record approving a candidate; its fingerprint belongs to the public key it names and its signature verifies;
  * SHA-256 of the candidate's canonical bytes is the approved digest; the candidate names the same capsule and view,
  * has the public-record shape, says `HUMAN_REVIEW_REQUIRED` and `automatic_publication: false`, and carries no
- * control, format or bidi character. With a trust list, the signing key's fingerprint must be on it.
+ * control, format or bidi character. With a trust list, the signing key's fingerprint must be on it. A candidate may
+ * appear on several lines (a four-eyes export has one line per approving key), but not twice with the same key.
  *
  * Limits: the signature proves which key approved which bytes, not who held the key; without a trust list any key
  * is accepted (the report lists the keys so the recipient can compare fingerprints out of band); records in an
@@ -167,12 +168,14 @@ export function verifyExportBytes(bytes: Uint8Array, opts: { trust?: ReadonlySet
     const r = checkLine(bytes.subarray(start, end), n);
     start = end + 1;
     if (r.ok && r.candidate_sha256 !== undefined) {
-      const first = seen.get(r.candidate_sha256);
+      // Four-eyes exports carry one line per approving key; the same candidate and key twice is a duplicate.
+      const key = `${r.candidate_sha256} ${r.reviewer!.fingerprint}`;
+      const first = seen.get(key);
       if (first !== undefined) {
         lines.push({ ...r, ok: false, problem: `the same approved candidate as line ${first}` });
         continue;
       }
-      seen.set(r.candidate_sha256, n);
+      seen.set(key, n);
     }
     if (r.ok && opts.trust !== undefined && !opts.trust.has(r.reviewer!.fingerprint)) {
       lines.push({ ...r, ok: false, problem: `signed by ${r.reviewer!.fingerprint}, which is not in the trust list` });

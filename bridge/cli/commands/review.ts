@@ -10,17 +10,27 @@ import { TIER_RANK } from "../../../capsules/assessment/vocabulary.js";
 import type { Candidate } from "../../../capsules/candidates/types.js";
 import type { CandidateView } from "../../../capsules/feed/stored-candidate.js";
 import {
-  appendDecision,
+  approvalsFor,
+  approvalsProblem,
+  approvalsText,
   buildExport,
-  guardOutward,
+  countedKeys,
+  DEFAULT_POLICY,
   loadReviewLog,
+  MAX_APPROVALS,
   noteProblem,
   openReviewTarget,
+  policyPath,
+  readReviewPolicy,
+  recordDecision,
+  writeReviewPolicy,
+  type ReviewPolicy,
   parseTrustList,
   queueEntry,
   REVIEW_STATUSES,
   ReviewError,
   reviewQueue,
+  type ReviewState,
   selectReviewerKey,
   VERB_DECISIONS,
   verifyExportBytes,
@@ -63,7 +73,7 @@ async function guarded<T>(command: string, body: () => Promise<T>): Promise<T> {
   }
 }
 
-function loadPack(ctx: CliContext): IntelligencePack {
+export function loadPack(ctx: CliContext): IntelligencePack {
   const config = configFrom(ctx);
   try {
     return loadConfiguredPack(config).pack;
@@ -125,15 +135,15 @@ function write(ctx: CliContext, text: string): Promise<void> {
   return new Promise((res, rej) => ctx.io.stdout.write(text, (err) => (err ? rej(err) : res())));
 }
 
-function overall(c: Candidate): Tier {
+export function overall(c: Candidate): Tier {
   return TIER_RANK[c.detector.tier] >= TIER_RANK[c.threat_assessment.tier] ? c.detector.tier : c.threat_assessment.tier;
 }
 
-function families(c: Candidate): string[] {
+export function families(c: Candidate): string[] {
   return [...new Set<string>([...c.detector.families, ...c.threat_assessment.families])].sort();
 }
 
-function iocText(c: Candidate): string {
+export function iocText(c: Candidate): string {
   const parts = Object.entries(c.ioc_counts)
     .filter(([, n]) => (n ?? 0) > 0)
     .map(([k, n]) => `${k}=${n}`);
@@ -141,7 +151,7 @@ function iocText(c: Candidate): string {
 }
 
 /** Age of a candidate from its (hour) created_at: `3d4h`, `5h`, `<1h`. */
-function age(c: Candidate, now: number): string {
+export function age(c: Candidate, now: number): string {
   const hours = Math.floor((now - Date.parse(c.created_at)) / 3_600_000);
   if (hours < 1) return "<1h";
   const d = Math.floor(hours / 24);
@@ -187,7 +197,8 @@ export const list: CliCommand = {
 The review queue: every stored capsule's outward candidate with its review status, created_at (hour), age,
 overall tier, families, IOC counts per kind and the number of hypotheses shown; oldest first. Never prints IOC
 values, message hashes, pseudonyms or message text. A candidate whose bytes changed since its last decision is
-HUMAN_REVIEW_REQUIRED again. --status filters (${REVIEW_STATUSES.join(", ")}).
+HUMAN_REVIEW_REQUIRED again. An approved candidate shows its approvals under the review policy ("1 of 2
+approvals"). --status filters (${REVIEW_STATUSES.join(", ")}).
 The view flags select the candidate view for capsules without a decision (decided ones use the decided view).`,
   async run(args, ctx) {
     const { flags, positionals } = parseFlags(args, { json: { type: "boolean" }, status: { type: "string" }, ...VIEW_FLAGS });
@@ -207,8 +218,10 @@ The view flags select the candidate view for capsules without a decision (decide
       }
       const entries = queue.entries.filter((e) => wanted === undefined || e.status === wanted);
       const now = Date.now();
+      const policy = store === undefined ? DEFAULT_POLICY : readReviewPolicy(store);
+      const isKnown = countedKeys(config.home);
       if (flags.json) {
-        await write(ctx, `${JSON.stringify(entries.map((e) => listJson(e, now)), null, 2)}\n`);
+        await write(ctx, `${JSON.stringify(entries.map((e) => listJson(e, now, log.state, policy, isKnown)), null, 2)}\n`);
         return 0;
       }
       if (entries.length > 0) {
@@ -220,7 +233,7 @@ The view flags select the candidate view for capsules without a decision (decide
           families(e.candidate).join(",") || "-",
           iocText(e.candidate),
           String(e.candidate.hypotheses.length),
-          e.status + (e.superseded ? " (earlier decision on other bytes)" : ""),
+          statusText(e, log.state, policy, isKnown),
         ]);
         await write(ctx, table(["CAPSULE", "CREATED", "AGE", "TIER", "FAMILIES", "IOCS", "HYP", "STATUS"], rows));
       }
@@ -236,8 +249,16 @@ The view flags select the candidate view for capsules without a decision (decide
   },
 };
 
-function listJson(e: QueueEntry, now: number): Record<string, unknown> {
+/** The status column: the status, `(1 of 2 approvals)` while an approval awaits the policy's others, and supersession. */
+export function statusText(e: QueueEntry, state: ReviewState, policy: ReviewPolicy, isKnown: (fingerprint: string) => boolean): string {
+  let text = e.status;
+  if (e.status === "APPROVED_FOR_RELEASE") text += ` (${approvalsText(approvalsFor(state.recordsForDigest(e.candidate_sha256), policy, isKnown))})`;
+  return text + (e.superseded ? " (earlier decision on other bytes)" : "");
+}
+
+function listJson(e: QueueEntry, now: number, state: ReviewState, policy: ReviewPolicy, isKnown: (fingerprint: string) => boolean): Record<string, unknown> {
   const c = e.candidate;
+  const count = approvalsFor(state.recordsForDigest(e.candidate_sha256), policy, isKnown);
   return {
     capsule_sha256: e.capsule_sha256,
     candidate_sha256: e.candidate_sha256,
@@ -251,13 +272,14 @@ function listJson(e: QueueEntry, now: number): Record<string, unknown> {
     typology_match_visible: c.feed_policy.typology_match_visible,
     decision: e.decision ? recordJson(e.decision) : null,
     superseded: e.superseded ? recordJson(e.superseded) : null,
+    approvals: { counted: count.approvers.length, required: count.required, met: count.met },
   };
 }
 
 // ---- review show ----------------------------------------------------------------------------------------------
 
 /** Why this capsule has a candidate, from outward fields only. */
-function reasons(e: QueueEntry, hiddenTypologyMatches: number): string[] {
+export function reasons(e: QueueEntry, hiddenTypologyMatches: number): string[] {
   const c = e.candidate;
   const out = [
     `overall tier ${overall(c)} (detector ${c.detector.tier} score ${c.detector.score}; threat ${c.threat_assessment.tier} score ${c.threat_assessment.score})` +
@@ -355,8 +377,10 @@ the reviewer's Ed25519 key (keys/reviewers/NAME.key; create one with 'evidence-b
                 term, the message hash …) is refused.
   --include-typology-matches / --include-clean   the candidate view being decided (as in 'review show')
 
-Approval and rejection are final for the same candidate bytes; NEEDS_MORE_EVIDENCE returns the candidate to the
-queue. A second decision on the same bytes, an unknown id or a log that does not verify is an error (exit 2).`,
+Rejection is final for the same candidate bytes; approval is final once the review policy's number of distinct
+reviewer keys approved them ('review policy'; default 1): until then another reviewer may add an approval or reject
+them. NEEDS_MORE_EVIDENCE returns the candidate to the queue. A second decision by the same key on the same bytes,
+an unknown id or a log that does not verify is an error (exit 2).`,
     async run(args, ctx) {
       const { flags, positionals } = parseFlags(args, { note: { type: "string" }, reviewer: { type: "string" }, ...VIEW_FLAGS });
       const given = oneId(positionals, command);
@@ -369,21 +393,12 @@ queue. A second decision on the same bytes, an unknown id or a log that does not
         const config = configFrom(ctx);
         const store = await openExisting(ctx, command);
         const id = resolveId(store, given, command);
-        const view = viewFrom(flags);
-        const target = openReviewTarget(store!, pack, id, view);
-        const r = target.result;
-        if (r.status !== "emitted") throw new CliError(`${command}: capsule ${id} has no outward candidate: ${r.reason}`);
-        const leak = guardOutward(target, note, "the note");
-        if (leak !== undefined) throw new CliError(`${command}: --note refused: ${leak}; notes travel with the export, write them without private values`);
         const reviewer = selectReviewerKey(config.home, flags.reviewer as string | undefined);
-        const entry = appendDecision(
-          config.home,
-          { capsule_sha256: id, candidate_sha256: r.digest, typology_match_visible: view.includeTypologyMatches, decision, note },
-          reviewer,
-        );
+        const { entry, approvals } = recordDecision(config.home, store!, pack, { capsule_sha256: id, view: viewFrom(flags), decision, note }, reviewer);
+        const four = decision === "APPROVED_FOR_RELEASE" && approvals.required > 1 ? `  ${approvalsText(approvals)}${approvals.met ? "" : " (not exported until the policy's approvals are complete)"}\n` : "";
         await write(
           ctx,
-          `${decision} capsule ${id}\n  candidate sha256:${r.digest}\n  record #${entry.record.seq} by ${reviewer.name} (${reviewer.key.fingerprint}) at ${entry.record.decided_at}\n`,
+          `${decision} capsule ${id}\n  candidate sha256:${entry.record.candidate_sha256}\n  record #${entry.record.seq} by ${reviewer.name} (${reviewer.key.fingerprint}) at ${entry.record.decided_at}\n${four}`,
         );
         return 0;
       });
@@ -458,7 +473,9 @@ export const exportCmd: CliCommand = {
                       [--tlp LEVEL] [--marking-profile oasis|opencti] [--distribution N]
 
 Writes every approved candidate with its signed decision as JSON Lines (one canonical
-{"candidate","decision","schema_version"} object + newline each, in log order) to FILE (mode 0600, created
+{"candidate","decision","schema_version"} object + newline each, in log order) to FILE. Under a four-eyes policy
+('review policy --approvals N') a candidate is written only when N distinct reviewer keys approved the same
+candidate digest and nobody rejected it, once per approving key; the others are listed as pending (mode 0600, created
 atomically; an existing FILE with the same bytes is accepted, with other bytes refused). Before writing, the log
 must verify, and each approved candidate is re-derived from the sealed capsule: a digest that differs from the
 approved one (the data or the pack changed after review), a bad signature or a leak-guard hit refuses the whole
@@ -504,7 +521,51 @@ ${FORMAT_HELP}`,
         if (!existing.equals(bytes)) throw new CliError(`review export: ${out} already exists with different content; refusing to overwrite it`);
       }
       const lines = result.exported.map((x) => `  ${x.capsule_sha256} candidate ${x.candidate_sha256.slice(0, SHORT)} approved in record #${x.seq} by ${x.reviewer}`);
-      await write(ctx, [`exported ${result.exported.length} approved candidate${result.exported.length === 1 ? "" : "s"} to ${out}`, ...lines].join("\n") + "\n");
+      const candidates = new Set(result.exported.map((x) => x.candidate_sha256)).size;
+      const head =
+        result.policy.approvals === 1
+          ? `exported ${candidates} approved candidate${candidates === 1 ? "" : "s"} to ${out}`
+          : `exported ${candidates} approved candidate${candidates === 1 ? "" : "s"} (${result.exported.length} approval lines, ${result.policy.approvals} approvals required) to ${out}`;
+      const pending = result.pending.map((x) => `  pending: ${x.capsule_sha256} candidate ${x.candidate_sha256.slice(0, SHORT)}: ${approvalsText(x.approvals)}`);
+      await write(ctx, [head, ...lines, ...pending].join("\n") + "\n");
+      return 0;
+    });
+  },
+};
+
+// ---- review policy --------------------------------------------------------------------------------------------
+
+export const policy: CliCommand = {
+  help: `usage: evidence-bridge [--home DIR] review policy [--approvals N] [--json]
+
+Shows the review policy, or with --approvals N (1 to ${MAX_APPROVALS}) sets it: how many distinct reviewer keys must
+approve the same candidate digest before 'review export' writes it (four-eyes: --approvals 2). The default is 1.
+The policy is kept in the store (store/${"review-policy.json"}), signed with the installation key: an edited file is
+refused, never read as the default. A rejection by any reviewer keeps a candidate out of the export.`,
+  async run(args, ctx) {
+    const { flags, positionals } = parseFlags(args, { approvals: { type: "string" }, json: { type: "boolean" } });
+    if (positionals.length > 0) throw new CliError(`review policy: unexpected argument ${JSON.stringify(positionals[0])}`);
+    let wanted: number | undefined;
+    if (flags.approvals !== undefined) {
+      const text = String(flags.approvals);
+      wanted = /^[0-9]{1,3}$/.test(text) ? Number(text) : NaN;
+      const problem = approvalsProblem(wanted);
+      if (problem !== undefined) throw new CliError(`review policy: --approvals: ${problem}`);
+    }
+    return guarded("review policy", async () => {
+      const config = configFrom(ctx);
+      const store = await openExisting(ctx, "review policy");
+      if (wanted !== undefined) {
+        if (store === undefined) throw new CliError(`review policy: no store in ${config.home} yet: build or import a capsule, or run 'evidence-bridge keys init'`);
+        writeReviewPolicy(store, { approvals: wanted });
+      }
+      const current = store === undefined ? DEFAULT_POLICY : readReviewPolicy(store);
+      if (flags.json) {
+        await write(ctx, `${JSON.stringify({ approvals: current.approvals, path: store === undefined ? null : policyPath(store) }, null, 2)}\n`);
+        return 0;
+      }
+      const what = current.approvals === 1 ? "1 approval" : `${current.approvals} approvals by distinct reviewer keys`;
+      await write(ctx, `review policy: ${what} per candidate digest before export${wanted === undefined ? "" : " (set)"}\n`);
       return 0;
     });
   },

@@ -1,0 +1,269 @@
+/**
+ * `review serve`: the review page over node:http, bound to 127.0.0.1 only. Every request passes guard.ts first
+ * (peer, Host, Origin, Sec-Fetch-Site, session token); decisions additionally need their form's CSRF token and go
+ * through recordDecision (capsules/review/decide.ts): the same note rules, leak guard, policy, lock, verified log
+ * and signature as `review approve|reject|defer`. The log is re-read on every request, so decisions made with the
+ * CLI meanwhile show up. Routes, all under `/<token>`:
+ *
+ *     GET  /                      the queue           (?tm=1 typology matches visible, ?clean=1 include CLEAN)
+ *     GET  /c/<capsule id>        one candidate
+ *     POST /c/<capsule id>/decide a decision (application/x-www-form-urlencoded: candidate, tm, clean, csrf, note, decision)
+ *     GET  /assets/page.css, /assets/icon.svg   the stylesheet and the tab icon
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { IntelligencePack } from "../../published/pack/types.js";
+import {
+  approvalsFor,
+  approvalsText,
+  countedKeys,
+  loadReviewLog,
+  openReviewTarget,
+  queueEntry,
+  readReviewPolicy,
+  recordDecision,
+  ReviewError,
+  reviewQueue,
+  VERB_DECISIONS,
+  type Reviewer,
+} from "../../capsules/review/index.js";
+import { StoreError } from "../../capsules/store/errors.js";
+import type { SealedStore } from "../../capsules/store/store.js";
+import { reasons } from "../cli/commands/review.js";
+import { ICON_SVG, PAGE_CSS } from "./assets.js";
+import { admit, csrfToken, csrfValid, LOOPBACK, newSession, SECURITY_HEADERS, type Session } from "./guard.js";
+import { page } from "./html.js";
+import { candidateView, messageView, queueView, viewQuery, type ViewContext } from "./views.js";
+
+/** Largest decision form body. */
+const FORM_MAX_BYTES = 16 * 1024;
+const CAPSULE_PATH = /^\/c\/([0-9a-f]{64})(\/decide)?(?:\?(.*))?$/;
+
+export interface ReviewPageOptions {
+  home: string;
+  store: SealedStore;
+  pack: IntelligencePack;
+  reviewer: Reviewer & { key: { fingerprint: string } };
+  /** 0 picks a free port. */
+  port: number;
+}
+
+export interface ReviewPage {
+  /** `http://127.0.0.1:PORT/<token>/` */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+class HttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, "Content-Type": type, "Content-Length": String(Buffer.byteLength(body)), ...extra });
+  res.end(body);
+}
+
+function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+    if (type !== "application/x-www-form-urlencoded") {
+      reject(new HttpRefusal(415, "expected a form (application/x-www-form-urlencoded)"));
+      req.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    req.on("data", (c: Buffer) => {
+      total += c.length;
+      if (total > FORM_MAX_BYTES) {
+        reject(new HttpRefusal(413, `the form exceeds ${FORM_MAX_BYTES} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on("end", () => resolve(new URLSearchParams(Buffer.concat(chunks).toString("utf8"))));
+    req.on("error", reject);
+  });
+}
+
+export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPage> {
+  let session: Session | undefined;
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) send(res, 500, "text/plain; charset=utf-8", `internal error: ${(e as Error).message}\n`);
+      else res.destroy();
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  function policyText(): string {
+    const p = readReviewPolicy(opts.store);
+    return p.approvals === 1 ? "1 approval" : `${p.approvals} approvals (four-eyes)`;
+  }
+
+  function render(res: ServerResponse, status: number, title: string, body: string): void {
+    const s = session!;
+    let policy = "unreadable";
+    try {
+      policy = policyText();
+    } catch {
+      // the page body says why (every view reads the policy)
+    }
+    send(res, status, "text/html; charset=utf-8", page({ title, base: `/${s.token}`, reviewer: opts.reviewer.name, policy, body }));
+  }
+
+  function context(): ViewContext & { records: ReturnType<typeof loadReviewLog>["records"] } {
+    const log = loadReviewLog(opts.home);
+    return { base: `/${session!.token}`, policy: readReviewPolicy(opts.store), state: log.state, now: Date.now(), records: log.records, isKnown: countedKeys(opts.home) };
+  }
+
+  function showCandidate(res: ServerResponse, id: string, view: { typology: boolean; clean: boolean }, notice?: { ok: boolean; text: string }, status = 200): void {
+    const v = context();
+    const r = queueEntry(opts.store, opts.pack, v.state, id, { includeTypologyMatches: view.typology, includeClean: view.clean });
+    if (r.status !== "entry") {
+      render(res, 404, "No candidate", messageView("No candidate", `capsule ${id} has no outward candidate: ${r.reason}`, v.base));
+      return;
+    }
+    const e = r.entry;
+    let hidden = 0;
+    if (!e.candidate.feed_policy.typology_match_visible) {
+      const full = openReviewTarget(opts.store, opts.pack, id, { includeTypologyMatches: true, includeClean: true }).result;
+      if (full.status === "emitted") hidden = full.candidate.hypotheses.length - e.candidate.hypotheses.length;
+    }
+    // The form decides the bytes shown: the view they were derived in.
+    const formView = { typology: e.candidate.feed_policy.typology_match_visible, clean: view.clean || e.decision !== undefined };
+    const body = candidateView(
+      {
+        entry: e,
+        reasons: reasons(e, hidden),
+        history: v.records.filter((x) => x.record.capsule_sha256 === id),
+        csrf: csrfToken(session!, id, e.candidate_sha256, viewQuery(formView.typology, formView.clean)),
+        view: formView,
+        notice,
+      },
+      v,
+    );
+    render(res, status, `Candidate ${id.slice(0, 12)}`, body);
+  }
+
+  async function decide(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+    const form = await readForm(req);
+    const candidate = form.get("candidate") ?? "";
+    const view = { typology: form.get("tm") === "1", clean: form.get("clean") === "1" };
+    if (!csrfValid(session!, form.get("csrf") ?? undefined, id, candidate, viewQuery(view.typology, view.clean))) {
+      throw new HttpRefusal(403, "missing or invalid CSRF token: reload the candidate page and decide again");
+    }
+    const verb = form.get("decision") ?? "";
+    if (!Object.hasOwn(VERB_DECISIONS, verb)) throw new HttpRefusal(400, "decision: expected approve, reject or defer");
+    const decision = VERB_DECISIONS[verb as keyof typeof VERB_DECISIONS];
+    const note = form.get("note") ?? "";
+    if (!opts.store.hasCapsule(id)) throw new HttpRefusal(404, `no capsule ${id} in the store`);
+    try {
+      const { entry } = recordDecision(
+        opts.home,
+        opts.store,
+        opts.pack,
+        { capsule_sha256: id, view: { includeTypologyMatches: view.typology, includeClean: view.clean }, decision, note, expectedDigest: candidate },
+        opts.reviewer,
+      );
+      const next = new URLSearchParams({ ...(view.typology ? { tm: "1" } : {}), ...(view.clean ? { clean: "1" } : {}), done: String(entry.record.seq) });
+      res.writeHead(303, { ...SECURITY_HEADERS, Location: `/${session!.token}/c/${id}?${next.toString()}`, "Content-Length": "0" });
+      res.end();
+    } catch (e) {
+      if (e instanceof ReviewError) {
+        showCandidate(res, id, view, { ok: false, text: `refused: ${e.message}` }, e.code === "busy" ? 503 : 409);
+        return;
+      }
+      throw e;
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const s = session!;
+    const a = admit(s, req);
+    if ("refused" in a) {
+      req.resume();
+      send(res, a.refused, "text/plain; charset=utf-8", `refused: ${a.reason}\n`);
+      return;
+    }
+    const [path, query = ""] = a.rest.split("?", 2);
+    const params = new URLSearchParams(query);
+    const view = { typology: params.get("tm") === "1", clean: params.get("clean") === "1" };
+    try {
+      if (req.method === "GET" && path === "/assets/page.css") {
+        send(res, 200, "text/css; charset=utf-8", PAGE_CSS);
+        return;
+      }
+      if (req.method === "GET" && path === "/assets/icon.svg") {
+        send(res, 200, "image/svg+xml", ICON_SVG);
+        return;
+      }
+      if (req.method === "GET" && path === "/") {
+        const v = context();
+        const q = reviewQueue(opts.store, opts.pack, v.state, { includeTypologyMatches: view.typology, includeClean: view.clean });
+        render(res, 200, "Review queue", queueView(q, v.records, v, view));
+        return;
+      }
+      const m = CAPSULE_PATH.exec(path);
+      if (m !== null && req.method === "GET" && m[2] === undefined) {
+        if (!opts.store.hasCapsule(m[1])) throw new HttpRefusal(404, `no capsule ${m[1]} in the store`);
+        const done = params.get("done");
+        const notice = done !== null && /^[0-9]{1,9}$/.test(done) ? describeDone(Number(done)) : undefined;
+        showCandidate(res, m[1], view, notice);
+        return;
+      }
+      if (m !== null && req.method === "POST" && m[2] === "/decide") {
+        await decide(req, res, m[1]);
+        return;
+      }
+      throw new HttpRefusal(req.method === "GET" || req.method === "POST" ? 404 : 405, "no such page");
+    } catch (e) {
+      req.resume();
+      if (e instanceof HttpRefusal) {
+        render(res, e.status, "Refused", messageView("Refused", e.message, `/${s.token}`));
+        return;
+      }
+      if (e instanceof ReviewError || e instanceof StoreError) {
+        render(res, 500, "Error", messageView("Error", e.message, `/${s.token}`));
+        return;
+      }
+      throw e;
+    }
+  }
+
+  /** The notice after a decision, from the log (the redirect carries only the record number). */
+  function describeDone(seq: number): { ok: boolean; text: string } | undefined {
+    const r = loadReviewLog(opts.home).records[seq - 1]?.record;
+    if (r === undefined) return undefined;
+    const count = approvalsFor(loadReviewLog(opts.home).state.recordsForDigest(r.candidate_sha256), readReviewPolicy(opts.store), countedKeys(opts.home));
+    const four = r.decision === "APPROVED_FOR_RELEASE" ? ` (${approvalsText(count)})` : "";
+    return { ok: true, text: `Recorded ${r.decision}${four} as record #${r.seq} by ${r.reviewer.name} at ${r.decided_at}, signed with ${r.reviewer.fingerprint.slice(0, 20)}…` };
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ host: LOOPBACK, port: opts.port, exclusive: true }, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  session = newSession(port);
+  return {
+    url: `http://${LOOPBACK}:${port}/${session.token}/`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

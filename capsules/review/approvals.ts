@@ -1,0 +1,69 @@
+/**
+ * Four-eyes counting: how many distinct reviewer keys approved one candidate digest, against the policy's
+ * required number (policy.ts). This is the ONE place that counts approvals; `review export`, `review list`, the
+ * review page and the append-time finality check all call {@link approvalsFor}.
+ *
+ * - Only `APPROVED_FOR_RELEASE` records on the given digest count, once per key fingerprint (the same key approving
+ *   twice is refused by the log anyway; counting by fingerprint makes a duplicate harmless).
+ * - A `REJECTED` record on the digest vetoes: the candidate is not releasable, whatever came before.
+ * - `isKnown` says whether a key counts. Callers pass {@link countedKeys}(home), the one place where a registry of
+ *   known reviewer keys plugs in; today it counts every key the verified log accepts (each record's signature was
+ *   checked against the key it names).
+ */
+import type { LoggedRecord } from "./state.js";
+import type { ReviewerIdentity } from "./record.js";
+import type { ReviewPolicy } from "./policy.js";
+
+export interface ApprovalCount {
+  /** Approvals the policy requires. */
+  required: number;
+  /** Distinct counted approvers, in the order of their first approval. */
+  approvers: { reviewer: ReviewerIdentity; entry: LoggedRecord }[];
+  /** Approvals by keys `isKnown` refused (shown, never counted). */
+  uncounted: LoggedRecord[];
+  /** The rejection that vetoes release, if any. */
+  rejected?: LoggedRecord;
+  /** True when `approvers.length >= required` and nothing rejected the digest. */
+  met: boolean;
+}
+
+/** Every key the verified log accepts. */
+export const acceptedByLog = (_fingerprint: string): boolean => true;
+
+/**
+ * The keys whose approvals count for the data directory `home`; every caller passes this to {@link approvalsFor}.
+ * Today: every key the log accepts. A registry of known reviewer keys replaces this body (one place).
+ */
+export function countedKeys(home: string): (fingerprint: string) => boolean {
+  void home;
+  return acceptedByLog;
+}
+
+/** Counts the approvals of one candidate digest; `decisions` are the records naming that digest, in log order. */
+export function approvalsFor(
+  decisions: readonly LoggedRecord[],
+  policy: ReviewPolicy,
+  isKnown: (fingerprint: string) => boolean = acceptedByLog,
+): ApprovalCount {
+  const seen = new Set<string>();
+  const out: ApprovalCount = { required: policy.approvals, approvers: [], uncounted: [], met: false };
+  for (const entry of decisions) {
+    const r = entry.record;
+    if (r.decision === "REJECTED") out.rejected ??= entry;
+    if (r.decision !== "APPROVED_FOR_RELEASE") continue;
+    if (!isKnown(r.reviewer.fingerprint)) {
+      out.uncounted.push(entry);
+      continue;
+    }
+    if (seen.has(r.reviewer.fingerprint)) continue;
+    seen.add(r.reviewer.fingerprint);
+    out.approvers.push({ reviewer: r.reviewer, entry });
+  }
+  out.met = out.rejected === undefined && out.approvers.length >= out.required;
+  return out;
+}
+
+/** `1 of 2 approvals` (what `review list` and the page show). */
+export function approvalsText(c: ApprovalCount): string {
+  return `${c.approvers.length} of ${c.required} approval${c.required === 1 ? "" : "s"}`;
+}

@@ -1,0 +1,71 @@
+/**
+ * Recording one decision the way every front end does it (`review approve|reject|defer` and the review page): the
+ * note's text rules, the candidate re-derived from the sealed capsule in the chosen view, optionally the digest the
+ * reviewer saw (the page binds its form to it), the leak guard on the note against this capsule's private values,
+ * the review policy from the store, then the locked, verified, signed append of log.ts.
+ */
+import type { IntelligencePack } from "../../published/pack/types.js";
+import type { CandidateView } from "../feed/stored-candidate.js";
+import type { SealedStore } from "../store/store.js";
+import { approvalsFor, countedKeys, type ApprovalCount } from "./approvals.js";
+import type { Decision } from "./decisions.js";
+import { ReviewError } from "./errors.js";
+import { appendDecision, loadReviewLog, type AppendOptions, type Reviewer } from "./log.js";
+import { readReviewPolicy } from "./policy.js";
+import { guardOutward, openReviewTarget } from "./review-target.js";
+import type { LoggedRecord } from "./state.js";
+import { noteProblem } from "./text-rules.js";
+
+export interface DecisionRequest {
+  /** Full capsule id. */
+  capsule_sha256: string;
+  view: CandidateView;
+  decision: Decision;
+  note: string;
+  /** The candidate digest the reviewer looked at; a different current digest is refused (`stale-candidate`). */
+  expectedDigest?: string;
+}
+
+export interface RecordedDecision {
+  entry: LoggedRecord;
+  /** Approvals of the decided digest after this record, under the policy in force. */
+  approvals: ApprovalCount;
+}
+
+/**
+ * Records one decision. Throws {@link ReviewError}: `invalid-note`, `no-candidate`, `stale-candidate`, `leak` (the
+ * message never echoes the note), `policy`, plus those of {@link appendDecision}.
+ */
+export function recordDecision(
+  home: string,
+  store: SealedStore,
+  pack: IntelligencePack,
+  req: DecisionRequest,
+  reviewer: Reviewer,
+  opts: Omit<AppendOptions, "policy"> = {},
+): RecordedDecision {
+  const np = noteProblem(req.note);
+  if (np !== undefined) throw new ReviewError("invalid-note", `--note: ${np}`);
+  const id = req.capsule_sha256;
+  const target = openReviewTarget(store, pack, id, req.view);
+  const r = target.result;
+  if (r.status !== "emitted") throw new ReviewError("no-candidate", `capsule ${id} has no outward candidate: ${r.reason}`);
+  if (req.expectedDigest !== undefined && req.expectedDigest !== r.digest) {
+    throw new ReviewError(
+      "stale-candidate",
+      `the candidate of capsule ${id} is now ${r.digest.slice(0, 12)}, not the ${req.expectedDigest.slice(0, 12)} you reviewed (the capsule, the pack or the rules changed): look at it again`,
+    );
+  }
+  const leak = guardOutward(target, req.note, "the note");
+  if (leak !== undefined) throw new ReviewError("leak", `--note refused: ${leak}; notes travel with the export, write them without private values`);
+  const policy = readReviewPolicy(store);
+  const entry = appendDecision(
+    home,
+    { capsule_sha256: id, candidate_sha256: r.digest, typology_match_visible: req.view.includeTypologyMatches, decision: req.decision, note: req.note },
+    reviewer,
+    { ...opts, policy },
+  );
+  // Count over the log as it is now (re-read: other reviewers may have appended since, under the same lock).
+  const approvals = approvalsFor(loadReviewLog(home).state.recordsForDigest(r.digest), policy, opts.isKnown ?? countedKeys(home));
+  return { entry, approvals };
+}
