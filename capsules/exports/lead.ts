@@ -1,5 +1,5 @@
 /**
- * A lead: one approved candidate with its signed decision, as the export formats present it. Built from the
+ * A lead: one approved candidate with its signed approvals, as the export formats present it. Built from the
  * exact JSONL export lines (capsules/review/export-lines.ts), so every format shows the bytes that were approved
  * and nothing else, plus public facts of our own loaded pack (typology sources). Never an IOC value.
  */
@@ -23,7 +23,10 @@ export interface Lead {
   capsule_sha256: string;
   candidate_sha256: string;
   candidate: Candidate;
+  /** The approval that made the candidate releasable (the latest; with four-eyes, the last of the N). */
   decision: ReviewRecord;
+  /** Every approval the export carries for this candidate, in log order (one line each in the JSONL export). */
+  approvals: ReviewRecord[];
   overall_tier: Tier;
   families: string[];
   /** Non-zero IOC counts, in the fixed kind order. */
@@ -35,13 +38,23 @@ export function overallTier(c: Candidate): Tier {
   return TIER_RANK[c.detector.tier] >= TIER_RANK[c.threat_assessment.tier] ? c.detector.tier : c.threat_assessment.tier;
 }
 
-/** Turns the export's canonical lines into leads (the lines come from our own export: any surprise throws). */
+/**
+ * Turns the export's canonical lines into leads, one per candidate: under a four-eyes policy the export has one
+ * line per approving key for the same candidate, and a lead carries all of them (the lines come from our own
+ * export: any surprise throws).
+ */
 export function leadsFromExportLines(lines: readonly Uint8Array[], pack: IntelligencePack): Lead[] {
   const sourceById = new Map(pack.sources.map((s) => [s.id, s]));
-  return lines.map((bytes) => {
+  const byCandidate = new Map<string, { candidate: Candidate; approvals: ReviewRecord[] }>();
+  for (const bytes of lines) {
     const line = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) as { candidate: Candidate; decision: ReviewRecord };
-    const c = line.candidate;
-    const d = line.decision;
+    const seen = byCandidate.get(line.decision.candidate_sha256);
+    if (seen) seen.approvals.push(line.decision);
+    else byCandidate.set(line.decision.candidate_sha256, { candidate: line.candidate, approvals: [line.decision] });
+  }
+  return [...byCandidate.values()].map(({ candidate: c, approvals }) => {
+    approvals.sort((a, b) => a.seq - b.seq);
+    const d = approvals[approvals.length - 1];
     const hypotheses = c.hypotheses.map((h) => {
       const t = pack.typologyById.get(h.typology_id);
       const sources = (t?.source_refs ?? []).map((id) => sourceById.get(id)).filter((s): s is PackSource => s !== undefined);
@@ -53,6 +66,7 @@ export function leadsFromExportLines(lines: readonly Uint8Array[], pack: Intelli
       candidate_sha256: d.candidate_sha256,
       candidate: c,
       decision: d,
+      approvals,
       overall_tier: overallTier(c),
       families: [...new Set<string>([...c.detector.families, ...c.threat_assessment.families])].sort(),
       ioc_counts,
@@ -76,7 +90,6 @@ export function unixSeconds(iso: string): string {
 /** The lead in plain text lines (the STIX note's content and the MISP analyst note): outward fields only. */
 export function leadText(lead: Lead): string[] {
   const c = lead.candidate;
-  const d = lead.decision;
   const lines = [
     `evidence-bridge lead for capsule ${lead.capsule_sha256}`,
     `candidate sha256:${lead.candidate_sha256} (${c.schema_version})`,
@@ -95,7 +108,9 @@ export function leadText(lead: Lead): string[] {
   }
   if (c.hypotheses_withheld !== undefined) lines.push(`hypotheses withheld: ${c.hypotheses_withheld}`);
   lines.push(`origin answer: ${c.origin_answer}`);
-  lines.push(`review: ${d.decision} by ${d.reviewer.name} (${d.reviewer.fingerprint}) at ${d.decided_at}, record #${d.seq} of the signed review log`);
-  lines.push(`reviewer note: ${d.note}`);
+  for (const d of lead.approvals) {
+    lines.push(`review: ${d.decision} by ${d.reviewer.name} (${d.reviewer.fingerprint}) at ${d.decided_at}, record #${d.seq} of the signed review log`);
+    lines.push(`reviewer note: ${d.note}`);
+  }
   return lines;
 }

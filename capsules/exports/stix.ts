@@ -82,7 +82,7 @@ export function stixBundle(leads: readonly Lead[], opts: StixOptions): Record<st
       modified: time,
       abstract: `Reviewed lead ${lead.capsule_sha256.slice(0, SHORT)}: ${lead.decision.decision} by ${lead.decision.reviewer.name}`,
       content: leadText(lead).join("\n"),
-      authors: [lead.decision.reviewer.name],
+      authors: [...new Set(lead.approvals.map((a) => a.reviewer.name))],
       object_refs: [groupingId],
       object_marking_refs: markingRefs,
     };

@@ -188,3 +188,30 @@ describe("the outward guard on marked exports", () => {
     expect(existsSync(join(home, "feed"))).toBe(false);
   }, 60_000);
 });
+
+describe("marked exports under a four-eyes policy", () => {
+  test("two approvals of one candidate make one lead: one grouping and note naming both reviewers, one CSV row", async () => {
+    const home = tempHome("exports-four-eyes");
+    const id = await buildCapsule(home, MESSAGE_C, iocs({ handles: ["@third_synthetic_desk"] }));
+    await cli(home, ["keys", "init", "--reviewer", "alice"]);
+    await cli(home, ["keys", "init", "--reviewer", "bob"]);
+    expect((await cli(home, ["review", "policy", "--approvals", "2"])).code).toBe(0);
+    for (const who of ["alice", "bob"]) {
+      const r = await cli(home, ["review", "approve", id, "--note", `checked by ${who}`, "--reviewer", who]);
+      expect(r.stderr).toBe("");
+    }
+    const file = join(home, "..", `${home.split("/").pop()}-four-eyes.json`);
+    const r = await cli(home, ["review", "export", "--format", "stix", "--out", file]);
+    expect(r.stderr).toBe("");
+    const bundle = JSON.parse(readFileSync(file, "utf8"));
+    expect(stixProblems(bundle)).toEqual([]);
+    const types = bundle.objects.map((o: { type: string }) => o.type);
+    expect(types).toEqual(["marking-definition", "identity", "grouping", "note"]);
+    const note = bundle.objects[3];
+    expect(note.authors).toEqual(["alice", "bob"]);
+    expect(note.content).toMatch(/APPROVED_FOR_RELEASE by alice[^\n]*\nreviewer note: checked by alice\nreview: APPROVED_FOR_RELEASE by bob/);
+    const csv = join(home, "..", `${home.split("/").pop()}-four-eyes.csv`);
+    expect((await cli(home, ["review", "export", "--format", "csv", "--out", csv])).stderr).toBe("");
+    expect(readFileSync(csv, "utf8").trimEnd().split(/\r?\n/)).toHaveLength(2);
+  }, 120_000);
+});
