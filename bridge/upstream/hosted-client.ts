@@ -86,7 +86,25 @@ export type RpcOutcome =
   /** The caller cancelled: the HTTP request was aborted and no response must be written. */
   | { kind: "cancelled"; attempts: number }
   /** Refused locally (not a public tool, not read-only upstream, egress guard, request too large); nothing sent. */
-  | { kind: "refused"; reason: string; result: RefusedResult };
+  | { kind: "refused"; reason: string; result: RefusedResult }
+  /**
+   * The hosted server's tools/list does not offer this public tool (e.g. research_catalog on a 1.9.0 server): a
+   * fact about that server, not an outage, so not the calm `unavailable` result. Nothing sent; the drift was
+   * reported once, by discovery.
+   */
+  | { kind: "not-offered"; tool: PublicToolName; server: ServerIdentity; result: NotOfferedResult };
+
+/** The hosted server as its `initialize` answer names it (`serverInfo.name`, `serverInfo.version`). */
+export interface ServerIdentity {
+  name: string;
+  version: string;
+}
+
+export interface NotOfferedResult {
+  isError: true;
+  content: [{ type: "text"; text: string }];
+  structuredContent: { status: "not-offered"; tool: string; server: ServerIdentity };
+}
 
 export type ToolCallOutcome = RpcOutcome;
 
@@ -107,6 +125,18 @@ export interface CallOptions {
   argumentsText?: string;
   /** `_meta` to pass through unchanged (e.g. a progressToken); upstream ignores it. */
   meta?: unknown;
+}
+
+/** `serverInfo.name` and `.version` of an initialize result (`unknown` for what is missing or not a string). */
+export function serverIdentity(initializeResult: Record<string, unknown>): ServerIdentity {
+  const info = initializeResult.serverInfo as Record<string, unknown> | undefined;
+  const str = (v: unknown) => (typeof v === "string" && v !== "" ? v.slice(0, 200) : "unknown");
+  return { name: str(info?.name), version: str(info?.version) };
+}
+
+export function notOffered(tool: PublicToolName, server: ServerIdentity): Extract<RpcOutcome, { kind: "not-offered" }> {
+  const text = `${tool} is not offered by this hosted tool server (${server.name}, ${server.version}); its tools/list does not include it, so the bridge does not call it.`;
+  return { kind: "not-offered", tool, server, result: { isError: true, content: [{ type: "text", text }], structuredContent: { status: "not-offered", tool, server } } };
 }
 
 function refused(reason: string): Extract<RpcOutcome, { kind: "refused" }> {
@@ -461,7 +491,7 @@ export class HostedClient {
     if (!d.exposed.has(name)) {
       const offered = d.upstreamTools.some((t) => typeof t === "object" && t !== null && (t as Record<string, unknown>).name === name);
       if (offered) return refused(`refused: the hosted server does not mark ${name} read-only, so the bridge does not call it`);
-      return unavailable(`the hosted server does not offer ${name}`, false, 0);
+      return notOffered(name, serverIdentity(d.initializeResult));
     }
     let paramsText = `{"name":${JSON.stringify(name)},"arguments":${argsText}`;
     if (opts.meta !== undefined) {

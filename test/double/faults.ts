@@ -44,7 +44,7 @@ export type FaultMode =
   /**
    * The answer as `text/event-stream` with several events before it (a comment, a priming event with an id and no
    * data, a logging notification, an event of another type and a response to another id, each of which the client
-   * must skip), the answer's JSON split over two `data:` lines, written in small pieces; the stream then stays open.
+   * must skip), the answer's JSON split over two `data:` lines, written in small pieces. The stream then stays open.
    */
   | "sse-several"
   /** `text/event-stream`: a notification, then the stream ends without the answer. */

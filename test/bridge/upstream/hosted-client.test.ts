@@ -239,8 +239,17 @@ describeShared("hosted client against the double", () => {
       const rc = c.listTools().find((t) => t.name === "research_catalog")!;
       expect(rc.discovered).toBe(false);
       const before = d.requests.length;
-      expectUnavailable(await c.callTool("research_catalog", { offset: 0 }), false);
+      for (let k = 0; k < 3; k++) {
+        const out = await c.callTool("research_catalog", { offset: 0 });
+        expect(out.kind).toBe("not-offered");
+        if (out.kind !== "not-offered") continue;
+        expect(out.result.structuredContent).toEqual({ status: "not-offered", tool: "research_catalog", server: { name: "palimpsest", version: "1.9.0" } });
+        expect(out.result.content[0].text).toMatch(/^research_catalog is not offered by this hosted tool server \(palimpsest, 1\.9\.0\)/);
+        expect(out.result.content[0].text).not.toContain(CALM_SENTENCE);
+      }
       expect(d.requests.length).toBe(before);
+      // The drift is reported once (by discovery), not at every call.
+      expect(diagnostics).toEqual(["schema drift: research_catalog: not offered by the hosted server"]);
     });
     test("an extra write tool is never exposed or called", async () => {
       await d.setFault("extra-write-tool");
