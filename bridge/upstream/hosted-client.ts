@@ -2,7 +2,12 @@
  * Client of the hosted tool server (hosted-tool-server.md §7, product.md §9): stateless JSON-RPC over HTTP POST,
  * discovery (`initialize` + `tools/list`) at start-up and on demand, the seven-name allow-list and read-only rule,
  * schema-drift reporting, the egress guard, byte-faithful `tools/call` results, and the `unavailable` result for
- * every way the upstream can fail. Published files are fetched through {@link PublishedFiles}.
+ * every way the upstream can fail. Published files are fetched through {@link PublishedFiles}. Answers may come as
+ * JSON or as a `text/event-stream` (the event carrying the response to our id is picked); a session id the server
+ * sets is kept and sent, a 404 for it re-initialises once, and `notifications/initialized` follows `initialize`.
+ *
+ * Over 400 lines because one class holds the state its request path and discovery share (negotiated version,
+ * session, last discovery); the wire pieces are in http-transport.ts, event-stream.ts and json-rpc.ts.
  *
  * Nothing here writes to stdout. Diagnostics (schema drift) go to the `diagnostics` callback, stderr by default,
  * and never contain tool arguments.

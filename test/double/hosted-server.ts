@@ -5,6 +5,10 @@
  * Two loopback listeners: the MCP endpoint (`url`; any path, as the reference does not check it) and the site
  * (`baseUrl`) that serves the published files with plain GETs. Every request to either is recorded with its
  * headers and body text so privacy tests can search them.
+ *
+ * Over 400 lines because the whole HTTP layer (the §1.2 check order, the per-request faults, and the SSE and
+ * session modes a streamable-HTTP server may have) is kept in one place; JSON-RPC and the tools are in rpc.ts and
+ * the tool modules, fault definitions in faults.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
