@@ -88,7 +88,12 @@ describeShared("proxied public tools against the double", () => {
     const before = toolCalls(d).length;
     const cases: [string, Record<string, unknown>, string][] = [
       ["get_signal", { name: "ooni-gfw", max_rows: 5000 }, "Invalid params for get_signal: max_rows: above the maximum 500 (pinned schema rule: maximum 500)"],
-      ["get_signal", { name: "ooni-gfw", raw: true }, "Invalid params for get_signal: raw: not an argument of this tool (pinned schema rule: additionalProperties false)"],
+      [
+        "get_signal",
+        { name: "ooni-gfw", raw: true },
+        "Invalid params for get_signal: 1 argument(s) not in the pinned schema (pinned schema rule: additionalProperties false; the arguments are name, max_rows)",
+      ],
+      ["list_signals", { x: 1, y: 2 }, "Invalid params for list_signals: 2 argument(s) not in the pinned schema (pinned schema rule: additionalProperties false; this tool takes no arguments)"],
       ["research_catalog", { offset: "0" }, "Invalid params for research_catalog: offset: expected an integer (pinned schema rule: type)"],
       ["research_catalog", {}, "Invalid params for research_catalog: offset: required (pinned schema rule: required)"],
       [
@@ -109,7 +114,8 @@ describeShared("proxied public tools against the double", () => {
       expect(r.msg.error).toEqual({ code: -32602, message });
     }
     // The value is never echoed (it may be private): only the argument's name and the rule.
-    const secretish = await s.call("get_signal", { name: "ooni-gfw", max_rows: "RentAcc_Desk" });
+    const secretish = await s.call("get_signal", { name: "ooni-gfw", max_rows: "RentAcc_Desk", RentAcc_Key: 1 });
+    expect(secretish.msg.error.code).toBe(-32602);
     expect(secretish.line).not.toContain("RentAcc");
     expect(toolCalls(d).length).toBe(before);
   });
