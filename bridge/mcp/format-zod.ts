@@ -11,7 +11,7 @@ import { z } from "zod";
 import { AUTHORIZATIONS, DETECTOR_FAMILIES, SCRIPT_HINTS, SURFACES, THREAT_FAMILIES, TIERS } from "../../capsules/assessment/types.js";
 import { PUBLIC_RECORD_SCHEMA, REVIEW_REQUIRED } from "../../capsules/candidates/types.js";
 import { DIMENSIONS, IOC_KINDS, SPECIFICITIES, SUPPORT_LEVELS } from "../../published/pack/vocabulary.js";
-import { REGIONAL_SCHEMA_VERSION } from "../../published/regional/constants.js";
+import { SCHEMA_VERSIONS } from "../../published/regional/profiles.js";
 
 /** Review states (product.md §8); the store's vocabulary (capsules/store/rows.ts), kept equal by a test. */
 export const REVIEW_STATES = ["HUMAN_REVIEW_REQUIRED", "APPROVED_FOR_RELEASE", "REJECTED", "NEEDS_MORE_EVIDENCE"] as const;
@@ -166,7 +166,8 @@ const finding = z.strictObject({ path: z.string(), rule: z.string(), message: z.
 
 export const regionalReportSchema = z
   .strictObject({
-    format: z.literal(REGIONAL_SCHEMA_VERSION),
+    format: z.enum(SCHEMA_VERSIONS),
+    profile: z.enum(["neutral", "publisher"]).nullable(),
     conforms: z.boolean(),
     region: z.string().nullable(),
     event_count: count.nullable(),

@@ -1,19 +1,22 @@
 /**
  * The seven public tools of the hosted tool server, proxied (product.md §9). They are registered from the pinned
  * schemas, so they exist even when the upstream is unreachable or not configured; every call is checked against
- * the pin (pinned-zod.ts), passes the egress guard, and goes upstream as the client's exact argument text.
+ * the pin (argument-errors.ts: a mistake is a -32602 JSON-RPC error naming the argument and the rule), passes the
+ * egress guard, and goes upstream as the client's exact argument text.
  *
  * Outcomes: an upstream result is written to the client byte for byte (wire-table.ts), with the bridge's own
  * facts under `_meta["evidence-bridge/proxy"]`; an upstream JSON-RPC error stays a JSON-RPC error, verbatim;
- * failures are the calm `unavailable` result; refusals are isError results; a cancelled call writes nothing.
+ * failures are the calm `unavailable` result; refusals and a tool the server does not offer are isError results;
+ * a cancelled call writes nothing (docs/mcp-clients.md, "The error split").
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { HostedClient } from "../upstream/hosted-client.js";
 import { PINNED_TOOLS, PUBLIC_TOOL_NAMES, type PublicToolName } from "../upstream/pinned-tools.js";
 import { notConfiguredResult } from "../upstream/unavailable.js";
 import type { EgressValues } from "./egress-values.js";
-import { zodFromPinned } from "./pinned-zod.js";
+import { compilePinnedValidators, pinnedArgumentError } from "./argument-errors.js";
 import type { WireTable } from "./wire-table.js";
 
 /** The `_meta` member the bridge adds to proxied results. */
@@ -45,6 +48,12 @@ export async function callPublicTool(
   extra: { requestId: string | number; signal: AbortSignal; _meta?: Record<string, unknown> },
   deps: PublicToolDeps,
 ): Promise<CallToolResult> {
+  // Argument mistakes are JSON-RPC errors (-32602), found against the pinned schema before anything else.
+  const argError = pinnedArgumentError(name, args);
+  if (argError !== undefined) {
+    deps.wire.setOverride(extra.requestId, { kind: "error", errorText: JSON.stringify(argError) });
+    return { isError: true, content: [{ type: "text", text: argError.message }] };
+  }
   if (!deps.hosted) return asCallToolResult(notConfiguredResult());
   const ready = await deps.egress.refresh();
   if (!ready.ok) return refusedResult(ready.reason);
@@ -69,6 +78,7 @@ export async function callPublicTool(
       return { isError: true, content: [{ type: "text", text: out.error.message }] };
     case "unavailable":
     case "refused":
+    case "not-offered":
       return asCallToolResult(out.result);
     case "cancelled":
       // The SDK writes nothing for a cancelled request; this value is never sent.
@@ -78,6 +88,7 @@ export async function callPublicTool(
 
 /** Registers the seven proxied tools on the server. */
 export function registerPublicTools(server: McpServer, deps: PublicToolDeps): void {
+  compilePinnedValidators(PUBLIC_TOOL_NAMES);
   for (const name of PUBLIC_TOOL_NAMES) {
     const pinned = PINNED_TOOLS[name];
     server.registerTool(
@@ -85,7 +96,9 @@ export function registerPublicTools(server: McpServer, deps: PublicToolDeps): vo
       {
         title: pinned.title,
         description: pinned.description,
-        inputSchema: zodFromPinned(pinned.inputSchema, `${name}.inputSchema`),
+        // Any object passes the SDK's own check (which would answer an isError result); callPublicTool checks the
+        // pinned schema and answers -32602. tools/list shows the pinned schema (tools-list.ts).
+        inputSchema: z.looseObject({}),
         annotations: { title: pinned.title, ...PUBLIC_ANNOTATIONS },
       },
       (args, extra) => callPublicTool(name, args as Record<string, unknown>, extra, deps),

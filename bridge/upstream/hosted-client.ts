@@ -2,14 +2,19 @@
  * Client of the hosted tool server (hosted-tool-server.md §7, product.md §9): stateless JSON-RPC over HTTP POST,
  * discovery (`initialize` + `tools/list`) at start-up and on demand, the seven-name allow-list and read-only rule,
  * schema-drift reporting, the egress guard, byte-faithful `tools/call` results, and the `unavailable` result for
- * every way the upstream can fail. Published files are fetched through {@link PublishedFiles}.
+ * every way the upstream can fail. Published files are fetched through {@link PublishedFiles}. Answers may come as
+ * JSON or as a `text/event-stream` (the event carrying the response to our id is picked); a session id the server
+ * sets is kept and sent, a 404 for it re-initialises once, and `notifications/initialized` follows `initialize`.
+ *
+ * Over 400 lines because one class holds the state its request path and discovery share (negotiated version,
+ * session, last discovery); the wire pieces are in http-transport.ts, event-stream.ts and json-rpc.ts.
  *
  * Nothing here writes to stdout. Diagnostics (schema drift) go to the `diagnostics` callback, stderr by default,
  * and never contain tool arguments.
  */
 import { checkEgress, type EgressSecrets } from "./egress-guard.js";
-import { Agents, MAX_RESPONSE_BYTES, sendHttp, TransportError, type HttpResponse } from "./http-transport.js";
-import { buildRequest, MAX_REQUEST_BYTES, parseResponse, type RpcErrorObject } from "./json-rpc.js";
+import { Agents, MAX_RESPONSE_BYTES, mediaType, sendHttp, TransportError, type HttpResponse } from "./http-transport.js";
+import { answersRequest, buildNotification, buildRequest, MAX_REQUEST_BYTES, parseResponse, type RpcErrorObject } from "./json-rpc.js";
 import { isPublicToolName, PINNED_TOOLS, PUBLIC_TOOL_NAMES, type PublicToolName } from "./pinned-tools.js";
 import { PublishedFiles, type PublishedOutcome } from "./published-files.js";
 import { detectDrift, formatDrift, isReadOnly, type DriftReport } from "./schema-drift.js";
@@ -86,7 +91,25 @@ export type RpcOutcome =
   /** The caller cancelled: the HTTP request was aborted and no response must be written. */
   | { kind: "cancelled"; attempts: number }
   /** Refused locally (not a public tool, not read-only upstream, egress guard, request too large); nothing sent. */
-  | { kind: "refused"; reason: string; result: RefusedResult };
+  | { kind: "refused"; reason: string; result: RefusedResult }
+  /**
+   * The hosted server's tools/list does not offer this public tool (e.g. research_catalog on a 1.9.0 server): a
+   * fact about that server, not an outage, so not the calm `unavailable` result. Nothing sent; the drift was
+   * reported once, by discovery.
+   */
+  | { kind: "not-offered"; tool: PublicToolName; server: ServerIdentity; result: NotOfferedResult };
+
+/** The hosted server as its `initialize` answer names it (`serverInfo.name`, `serverInfo.version`). */
+export interface ServerIdentity {
+  name: string;
+  version: string;
+}
+
+export interface NotOfferedResult {
+  isError: true;
+  content: [{ type: "text"; text: string }];
+  structuredContent: { status: "not-offered"; tool: string; server: ServerIdentity };
+}
 
 export type ToolCallOutcome = RpcOutcome;
 
@@ -109,12 +132,29 @@ export interface CallOptions {
   meta?: unknown;
 }
 
+/** `serverInfo.name` and `.version` of an initialize result (`unknown` for what is missing or not a string). */
+export function serverIdentity(initializeResult: Record<string, unknown>): ServerIdentity {
+  const info = initializeResult.serverInfo as Record<string, unknown> | undefined;
+  const str = (v: unknown) => (typeof v === "string" && v !== "" ? v.slice(0, 200) : "unknown");
+  return { name: str(info?.name), version: str(info?.version) };
+}
+
+export function notOffered(tool: PublicToolName, server: ServerIdentity): Extract<RpcOutcome, { kind: "not-offered" }> {
+  const text = `${tool} is not offered by this hosted tool server (${server.name}, ${server.version}); its tools/list does not include it, so the bridge does not call it.`;
+  return { kind: "not-offered", tool, server, result: { isError: true, content: [{ type: "text", text }], structuredContent: { status: "not-offered", tool, server } } };
+}
+
 function refused(reason: string): Extract<RpcOutcome, { kind: "refused" }> {
   return {
     kind: "refused",
     reason,
     result: { isError: true, content: [{ type: "text", text: reason }], structuredContent: { status: "refused", reason } },
   };
+}
+
+/** A session id as the streamable-HTTP rules allow it (visible ASCII), or undefined. */
+function sessionHeader(v: string | string[] | undefined): string | undefined {
+  return typeof v === "string" && /^[\x21-\x7e]{1,1024}$/.test(v) ? v : undefined;
 }
 
 function unavailable(reason: string, retryable: boolean, attempts: number, httpStatus?: number): Extract<RpcOutcome, { kind: "unavailable" }> {
@@ -130,6 +170,10 @@ export class HostedClient {
   private readonly diagnostics: (line: string) => void;
   /** Last diagnostics reported, so that rediscovery does not repeat them. */
   private lastReport = "";
+  /** `Mcp-Session-Id` the server set in its last `initialize` answer (the reference never sets one). */
+  private sessionId: string | undefined;
+  /** A re-initialisation after a 404 for the session, shared by the requests that saw it. */
+  private reinitializing: Promise<boolean> | undefined;
 
   constructor(private readonly opts: HostedClientOptions) {
     const u = new URL(opts.mcpUrl);
@@ -164,7 +208,7 @@ export class HostedClient {
   async request(
     method: string,
     paramsText?: string,
-    opts: { signal?: AbortSignal; timeoutMs?: number; protocolVersion?: string | null } = {},
+    opts: { signal?: AbortSignal; timeoutMs?: number; protocolVersion?: string | null; sessionRetried?: boolean } = {},
   ): Promise<RpcOutcome> {
     const secrets = paramsText === undefined ? undefined : this.opts.secrets?.();
     if (secrets) {
@@ -177,7 +221,8 @@ export class HostedClient {
       const verdict = checkEgress([parsed, paramsText], secrets);
       if (!verdict.ok) return refused(verdict.reason);
     }
-    const body = Buffer.from(buildRequest(this.nextId++, method, paramsText), "utf8");
+    const id = this.nextId++;
+    const body = Buffer.from(buildRequest(id, method, paramsText), "utf8");
     if (body.length > MAX_REQUEST_BYTES) {
       return refused(`refused: the request would exceed the hosted server's ${MAX_REQUEST_BYTES}-byte request limit`);
     }
@@ -188,6 +233,8 @@ export class HostedClient {
     };
     const version = opts.protocolVersion === undefined ? this.current?.protocolVersion : (opts.protocolVersion ?? undefined);
     if (version !== undefined) headers["MCP-Protocol-Version"] = version;
+    const session = method === "initialize" ? undefined : this.sessionId;
+    if (session !== undefined) headers["Mcp-Session-Id"] = session;
     let res: HttpResponse;
     try {
       res = await sendHttp(
@@ -200,6 +247,8 @@ export class HostedClient {
           signal: opts.signal,
           maxResponseBytes: this.opts.maxResponseBytes ?? MAX_RESPONSE_BYTES,
           retryDelayMs: this.opts.retryDelayMs,
+          // A streamed answer: the event carrying the response to this request's id.
+          pickEvent: (data) => answersRequest(data, id),
         },
         this.agents,
       );
@@ -207,16 +256,82 @@ export class HostedClient {
       if (!(e instanceof TransportError)) throw e;
       if (e.kind === "aborted") return { kind: "cancelled", attempts: e.attempts };
       if (e.kind === "too-large") return unavailable(`the hosted server's response was refused: ${e.message}`, false, e.attempts);
+      if (e.kind === "malformed") return unavailable(`the hosted server sent a malformed response (${e.message})`, true, e.attempts);
       const what = e.kind === "timeout" ? "the hosted server did not answer in time" : "the hosted server could not be reached";
       return unavailable(`${what} (${e.message}${e.attempts > 1 ? ` after ${e.attempts} attempts` : ""})`, true, e.attempts);
     }
-    return this.classify(res);
+    // The server ended our session (404 for a request that carried it): initialise again, once, and resend.
+    if (res.status === 404 && session !== undefined && opts.sessionRetried !== true) {
+      if (!(await this.reinitialize(session))) return this.classify(res);
+      return this.request(method, paramsText, { ...opts, sessionRetried: true });
+    }
+    const out = this.classify(res);
+    if (method === "initialize" && out.kind === "result") this.sessionId = sessionHeader(res.headers["mcp-session-id"]);
+    return out;
+  }
+
+  /**
+   * Sends a notification (no id; the server answers 202 with no body). True when the server accepted it (any 2xx).
+   * Nothing is written for a notification, whatever happens.
+   */
+  async notify(method: string, paramsText?: string, opts: { protocolVersion?: string | null; timeoutMs?: number } = {}): Promise<{ ok: boolean; reason?: string }> {
+    const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "User-Agent": "evidence-bridge" };
+    const version = opts.protocolVersion === undefined ? this.current?.protocolVersion : (opts.protocolVersion ?? undefined);
+    if (version !== undefined) headers["MCP-Protocol-Version"] = version;
+    if (this.sessionId !== undefined) headers["Mcp-Session-Id"] = this.sessionId;
+    try {
+      const res = await sendHttp(
+        {
+          method: "POST",
+          url: this.opts.mcpUrl,
+          headers,
+          body: Buffer.from(buildNotification(method, paramsText), "utf8"),
+          timeoutMs: opts.timeoutMs ?? this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          maxResponseBytes: 65_536,
+          retryDelayMs: this.opts.retryDelayMs,
+        },
+        this.agents,
+      );
+      return res.status >= 200 && res.status < 300 ? { ok: true } : { ok: false, reason: `HTTP ${res.status}` };
+    } catch (e) {
+      if (!(e instanceof TransportError)) throw e;
+      return { ok: false, reason: e.message };
+    }
+  }
+
+  /**
+   * `initialize` (without MCP-Protocol-Version, so a stale negotiated value cannot get it rejected), keeping the
+   * session id the server sets, then `notifications/initialized` in that session. The outcome is initialize's,
+   * unless the server refused the notification.
+   */
+  private async initializeSession(): Promise<{ init: RpcOutcome; protocolVersion: string | undefined; failure?: string }> {
+    const clientInfo = this.opts.clientInfo ?? { name: "evidence-bridge", version: "0" };
+    const initParams = JSON.stringify({ protocolVersion: SUPPORTED_PROTOCOL_VERSIONS[0], capabilities: {}, clientInfo });
+    const init = await this.request("initialize", initParams, { protocolVersion: null });
+    if (init.kind !== "result" || typeof init.result !== "object" || init.result === null) return { init, protocolVersion: undefined };
+    const pv = (init.result as Record<string, unknown>).protocolVersion;
+    const protocolVersion = (SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(pv) ? (pv as string) : undefined;
+    const sent = await this.notify("notifications/initialized", undefined, { protocolVersion: protocolVersion ?? null });
+    if (!sent.ok) return { init, protocolVersion, failure: `notifications/initialized: the hosted server did not accept it (${sent.reason})` };
+    return { init, protocolVersion };
+  }
+
+  /** After a 404 for `expired`: one shared re-initialisation (skipped when another request already renewed it). */
+  private reinitialize(expired: string): Promise<boolean> {
+    if (this.sessionId !== expired) return Promise.resolve(this.sessionId !== undefined);
+    this.reinitializing ??= this.initializeSession()
+      .then((r) => r.init.kind === "result" && r.failure === undefined)
+      .finally(() => {
+        this.reinitializing = undefined;
+      });
+    return this.reinitializing;
   }
 
   private classify(res: HttpResponse): RpcOutcome {
     const { status, attempts } = res;
     const type = String(res.headers["content-type"] ?? "").toLowerCase();
-    const isJson = type.startsWith("application/json");
+    // A picked event's data is the JSON-RPC message itself.
+    const isJson = res.eventStream || mediaType(type) === "application/json";
     if (status !== 200) {
       let detail = "";
       if (isJson && res.body.length > 0 && res.body.length <= 4096) {
@@ -275,14 +390,13 @@ export class HostedClient {
       this.report([`tool discovery failed: ${out.reason}`]);
       return out;
     };
-    const clientInfo = this.opts.clientInfo ?? { name: "evidence-bridge", version: "0" };
-    const initParams = JSON.stringify({ protocolVersion: SUPPORTED_PROTOCOL_VERSIONS[0], capabilities: {}, clientInfo });
-    // initialize is sent without MCP-Protocol-Version, so a stale negotiated value cannot get it rejected.
-    const init = await this.request("initialize", initParams, { protocolVersion: null });
+    const { init, protocolVersion, failure } = await this.initializeSession();
     if (init.kind !== "result" || typeof init.result !== "object" || init.result === null) return fail("initialize", init);
+    if (failure !== undefined) {
+      this.report([`tool discovery failed: ${failure}`]);
+      return { ok: false, reason: failure, retryable: true };
+    }
     const initResult = init.result as Record<string, unknown>;
-    const pv = initResult.protocolVersion;
-    const protocolVersion = (SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(pv) ? (pv as string) : undefined;
     const tools: unknown[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 20; page++) {
@@ -382,7 +496,7 @@ export class HostedClient {
     if (!d.exposed.has(name)) {
       const offered = d.upstreamTools.some((t) => typeof t === "object" && t !== null && (t as Record<string, unknown>).name === name);
       if (offered) return refused(`refused: the hosted server does not mark ${name} read-only, so the bridge does not call it`);
-      return unavailable(`the hosted server does not offer ${name}`, false, 0);
+      return notOffered(name, serverIdentity(d.initializeResult));
     }
     let paramsText = `{"name":${JSON.stringify(name)},"arguments":${argsText}`;
     if (opts.meta !== undefined) {

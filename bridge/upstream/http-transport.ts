@@ -2,10 +2,12 @@
  * HTTP for the upstream client (hosted-tool-server.md §1, §7): one request per call with an exact
  * Content-Length and no Origin header, a deadline covering every attempt, caller cancellation, a response size
  * cap enforced while reading (fail closed, nothing beyond the cap is buffered), and one retry for connection
- * failures and 5xx statuses only.
+ * failures and 5xx statuses only. A `text/event-stream` answer is read event by event when the caller says which
+ * event it waits for (`pickEvent`); the cap, the deadline and cancellation apply to the stream as to a body.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { EventStreamError, EventStreamReader } from "./event-stream.js";
 
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
@@ -17,7 +19,9 @@ export type TransportFailureKind =
   /** The caller's AbortSignal fired; the request was destroyed. */
   | "aborted"
   /** The response declared or delivered more than the cap. Not retried. */
-  | "too-large";
+  | "too-large"
+  /** An event stream that cannot be read (not UTF-8). Not retried. */
+  | "malformed";
 
 export class TransportError extends Error {
   override readonly name = "TransportError";
@@ -37,6 +41,11 @@ export interface HttpResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /**
+   * True when the answer was a `text/event-stream` read with `pickEvent`: `body` is then the data of the picked
+   * event, exactly as sent (the connection was closed after it).
+   */
+  eventStream: boolean;
   /** Attempts made (1, or 2 after a retry). */
   attempts: number;
 }
@@ -57,6 +66,17 @@ export interface HttpRequestSpec {
   retries?: number;
   /** Pause before a retry, in ms (default 200; shortened to fit the deadline). */
   retryDelayMs?: number;
+  /**
+   * For a 200 `text/event-stream` answer: the event the caller waits for (given each event's data). The attempt
+   * completes with the first accepted event; a stream that ends before one is a connection failure (retried like
+   * one). Without it an event stream is buffered like any body.
+   */
+  pickEvent?: (data: string) => boolean;
+}
+
+/** The media type of a Content-Type header, lower-case, without parameters. */
+export function mediaType(header: string | string[] | undefined): string {
+  return String(header ?? "").split(";")[0].trim().toLowerCase();
 }
 
 /** Keep-alive agents owned by one client; `destroy()` closes idle sockets on shutdown. */
@@ -119,7 +139,11 @@ function attempt(spec: HttpRequestSpec, agents: Agents, deadline: number): Promi
       if (err) {
         req.destroy();
         reject(err);
-      } else resolve(value!);
+      } else {
+        resolve(value!);
+        // An event stream may stay open after the answer: nothing more is read from it.
+        if (value!.eventStream) req.destroy();
+      }
     };
     const onAbort = () => finish(new AttemptFailure("aborted", "the call was cancelled"));
     const remaining = Math.max(0, deadline - Date.now());
@@ -133,6 +157,10 @@ function attempt(spec: HttpRequestSpec, agents: Agents, deadline: number): Promi
           finish(new AttemptFailure("too-large", `the response declares ${declared} bytes, above the ${cap}-byte cap`));
           return;
         }
+        if (spec.pickEvent && res.statusCode === 200 && mediaType(res.headers["content-type"]) === "text/event-stream") {
+          readEventStream(res, spec.pickEvent);
+          return;
+        }
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => {
           bytesRead += c.length;
@@ -144,13 +172,46 @@ function attempt(spec: HttpRequestSpec, agents: Agents, deadline: number): Promi
         });
         res.on("end", () => {
           if (!res.complete) finish(new AttemptFailure("connection", "connection closed before the response was complete", bytesRead));
-          else finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+          else finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), eventStream: false });
         });
         res.on("aborted", () => finish(new AttemptFailure("connection", "connection closed before the response was complete", bytesRead)));
         res.on("error", (e: NodeJS.ErrnoException) => finish(new AttemptFailure("connection", describeNetworkError(e), bytesRead)));
       },
     );
     req.on("error", (e: NodeJS.ErrnoException) => finish(new AttemptFailure("connection", describeNetworkError(e))));
+
+    /** Reads events until the one wanted, under the same cap, deadline and cancellation as a body. */
+    function readEventStream(res: IncomingMessage, pick: (data: string) => boolean): void {
+      const reader = new EventStreamReader(pick);
+      const done = (data: string) =>
+        finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.from(data, "utf8"), eventStream: true });
+      res.on("data", (c: Buffer) => {
+        bytesRead += c.length;
+        if (bytesRead > cap) {
+          finish(new AttemptFailure("too-large", `the event stream exceeds the ${cap}-byte cap`, bytesRead));
+          return;
+        }
+        try {
+          const picked = reader.push(c);
+          if (picked !== undefined) done(picked);
+        } catch (e) {
+          if (!(e instanceof EventStreamError)) throw e;
+          finish(new AttemptFailure("malformed", e.message, bytesRead));
+        }
+      });
+      res.on("end", () => {
+        try {
+          const picked = reader.end();
+          if (picked !== undefined) return done(picked);
+        } catch (e) {
+          if (!(e instanceof EventStreamError)) throw e;
+          return finish(new AttemptFailure("malformed", e.message, bytesRead));
+        }
+        finish(new AttemptFailure("connection", `the event stream ended without the response (${reader.events} event(s) read)`, bytesRead));
+      });
+      res.on("aborted", () => finish(new AttemptFailure("connection", "the event stream closed before the response", bytesRead)));
+      res.on("error", (e: NodeJS.ErrnoException) => finish(new AttemptFailure("connection", describeNetworkError(e), bytesRead)));
+    }
     if (spec.signal) {
       if (spec.signal.aborted) {
         onAbort();

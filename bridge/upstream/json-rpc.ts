@@ -12,6 +12,30 @@ export function buildRequest(id: number, method: string, paramsText?: string): s
   return `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}${params}}`;
 }
 
+/** A notification body (no id): `{"jsonrpc":"2.0","method":<method>[,"params":<paramsText>]}`. */
+export function buildNotification(method: string, paramsText?: string): string {
+  const params = paramsText === undefined ? "" : `,"params":${paramsText}`;
+  return `{"jsonrpc":"2.0","method":${JSON.stringify(method)}${params}}`;
+}
+
+/**
+ * True when an event's data is the response to request `id`: a JSON-RPC response (result or error, no method)
+ * whose id is `id`, or an error with id null (the server could not read the request; correlated by exchange).
+ * Server notifications and requests, and responses to other ids, are not.
+ */
+export function answersRequest(data: string, id: number): boolean {
+  let m: unknown;
+  try {
+    m = JSON.parse(data);
+  } catch {
+    return false;
+  }
+  if (typeof m !== "object" || m === null || Array.isArray(m)) return false;
+  const r = m as Record<string, unknown>;
+  if ("method" in r || !("result" in r || "error" in r)) return false;
+  return r.id === id || (r.id === null && "error" in r);
+}
+
 export interface RpcErrorObject {
   code: number;
   message: string;
@@ -78,6 +102,15 @@ export function topLevelSpans(text: string): Map<string, { start: number; end: n
   return spans;
 }
 
+/**
+ * The text with its raw CR and LF removed. In valid JSON they can only be whitespace between tokens (inside strings
+ * they must be escaped), so the value is unchanged; the stdio side writes one message per line, and a streamed
+ * answer may spread its JSON over several `data:` lines. Every other byte is kept.
+ */
+export function oneLine(text: string): string {
+  return text.includes("\n") || text.includes("\r") ? text.replace(/[\r\n]/g, "") : text;
+}
+
 /** Reads a response body: a JSON-RPC 2.0 response object with exactly one of `result` / `error`. */
 export function parseResponse(body: Uint8Array): ParsedResponse {
   let text: string;
@@ -103,7 +136,7 @@ export function parseResponse(body: Uint8Array): ParsedResponse {
   const spans = topLevelSpans(text);
   if (hasResult) {
     const span = spans.get("result")!;
-    return { kind: "result", result: msg.result, resultText: text.slice(span.start, span.end), id: msg.id };
+    return { kind: "result", result: msg.result, resultText: oneLine(text.slice(span.start, span.end)), id: msg.id };
   }
   const err = msg.error as Record<string, unknown> | null;
   if (typeof err !== "object" || err === null || !Number.isInteger(err.code) || typeof err.message !== "string") {
@@ -112,5 +145,5 @@ export function parseResponse(body: Uint8Array): ParsedResponse {
   const span = spans.get("error")!;
   const error: RpcErrorObject = { code: err.code as number, message: err.message };
   if ("data" in err) error.data = err.data;
-  return { kind: "error", error, errorText: text.slice(span.start, span.end), id: msg.id };
+  return { kind: "error", error, errorText: oneLine(text.slice(span.start, span.end)), id: msg.id };
 }

@@ -45,6 +45,11 @@ export function csvText(value: string): string {
   return csvField(neutralizeFormula(value));
 }
 
+/** One record ending with LF, as the publisher's CSV (Python's csv writer with `lineterminator="\n"`). */
+export function csvLine(fields: readonly string[]): string {
+  return `${fields.join(",")}\n`;
+}
+
 /** One record with the RFC 4180 line break (CRLF). */
 export function csvRecord(fields: readonly string[]): string {
   return `${fields.join(",")}\r\n`;

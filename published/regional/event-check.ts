@@ -16,9 +16,6 @@ import type { JsonObject, JsonValue } from "../../src/json/value.js";
 import {
   BACKGROUND_STATUS,
   EVENT_ID_PATTERN,
-  MODEL_IDS,
-  PROMPT_REVISION,
-  PROVIDERS,
   PUBLIC_URL_PATTERN,
   REGIONS,
   SHA256_PATTERN,
@@ -26,6 +23,7 @@ import {
   TRANSLATION_STATUS,
   VERSION_ID_PATTERN,
 } from "./constants.js";
+import { NEUTRAL_PROFILE, type IndexProfile } from "./profiles.js";
 import { isRfc3339DateTime } from "./rfc3339.js";
 import type { RegionalEvent } from "./schema.js";
 import { isIri, isUri } from "./uri.js";
@@ -94,7 +92,7 @@ function checkLinks(v: JsonValue | undefined): PublisherLink[] | undefined {
 }
 
 /** `null` stays null; a conforming translation object becomes a plain one; anything else is undefined. */
-function checkTranslation(v: JsonValue | undefined): Translation | null | undefined {
+function checkTranslation(v: JsonValue | undefined, profile: IndexProfile): Translation | null | undefined {
   if (v === null) return null;
   if (!(v instanceof Map) || v.size !== TRANSLATION_MEMBERS) return undefined;
   const m = v as JsonObject;
@@ -118,12 +116,12 @@ function checkTranslation(v: JsonValue | undefined): Translation | null | undefi
     !isText(background_en) ||
     background_status !== BACKGROUND_STATUS ||
     typeof context_en !== "string" ||
-    !(MODEL_IDS as readonly unknown[]).includes(model_id) ||
+    !(profile.model_ids as readonly unknown[]).includes(model_id) ||
     !matches(original_content_sha256, SHA256_PATTERN) ||
     typeof original_context_zh !== "string" ||
     !isText(original_title_zh) ||
-    prompt_revision !== PROMPT_REVISION ||
-    !(PROVIDERS as readonly unknown[]).includes(provider) ||
+    prompt_revision !== profile.prompt_revision ||
+    !(profile.providers as readonly unknown[]).includes(provider) ||
     !matches(public_url, PUBLIC_URL_PATTERN) ||
     status !== TRANSLATION_STATUS ||
     !isText(title_en) ||
@@ -155,8 +153,9 @@ function checkTranslation(v: JsonValue | undefined): Translation | null | undefi
 /**
  * The event as a typed plain object with members in code-point order when it satisfies the schema and holds no
  * float; otherwise undefined (run zod for the findings). Arrays of strings are shared with `v`, not copied.
+ * `profile` supplies the brand-bearing constants (the one the file's `schema_version` selects; neutral by default).
  */
-export function checkEvent(v: JsonValue): RegionalEvent | undefined {
+export function checkEvent(v: JsonValue, profile: IndexProfile = NEUTRAL_PROFILE): RegionalEvent | undefined {
   if (!(v instanceof Map) || v.size !== EVENT_MEMBERS) return undefined;
   const m = v as JsonObject;
   const current_in_wire = m.get("current_in_wire");
@@ -204,7 +203,7 @@ export function checkEvent(v: JsonValue): RegionalEvent | undefined {
   }
   const publisher_links = checkLinks(m.get("publisher_links"));
   if (publisher_links === undefined) return undefined;
-  const english_translation = checkTranslation(m.get("english_translation"));
+  const english_translation = checkTranslation(m.get("english_translation"), profile);
   if (english_translation === undefined) return undefined;
   // Members in code-point order (see the header comment).
   return {

@@ -1,14 +1,17 @@
 /**
- * Export of a conforming regional index, one row per event: CSV (RFC 4180, the formula rule on every text cell)
- * or JSONL (one canonical JSON object per event with the exact captured text). Works from the loaded index one
+ * Export of a conforming regional index, one row per event: CSV (the formula rule on every text cell) or JSONL
+ * (one canonical JSON object per event with the exact captured text). CSV comes in two column sets: by default
+ * exactly the publisher's own CSV (its 19 columns, order, cell forms and LF line endings), and `full`, our wider
+ * set (21 columns, CRLF). Works from the loaded index one
  * event at a time and yields output in chunks. Nothing is fetched: the index holds metadata and links only
  * (`article_body_fetching: prohibited`), and so does the export.
  */
 import { indexPath, memberPath, type JsonValue } from "../../src/json/value.js";
 import { canonicalJsonText } from "./canonical-digest.js";
 import { INDEX_ROOT, REGIONAL_SCHEMA_VERSION, type Region } from "./constants.js";
-import { csvField, csvRecord, csvText } from "./csv.js";
+import { csvField, csvLine, csvRecord, csvText } from "./csv.js";
 import { checkEvent } from "./event-check.js";
+import { NEUTRAL_PROFILE, profileFor } from "./profiles.js";
 import type { LoadedIndex } from "./load.js";
 import { compareInstants, parseRfc3339, type Instant } from "./rfc3339.js";
 import type { RegionalEvent } from "./schema.js";
@@ -16,15 +19,47 @@ import { isValidatedConforming } from "./validate.js";
 
 export type ExportFormat = "csv" | "jsonl";
 
+/** CSV column sets: `publisher` (default) is the publisher's CSV byte for byte; `full` is our wider set. */
+export type CsvColumns = "publisher" | "full";
+
 export interface ExportOptions {
   format: ExportFormat;
+  /** CSV only (default `publisher`). */
+  columns?: CsvColumns;
   /** Keep only events whose region_tags include this region. */
   region?: Region;
   /** Keep only events published at or after this instant (compared as instants, any offset). */
   since?: Instant;
 }
 
-/** The CSV columns, in order (docs/regional-index.md describes each). */
+/**
+ * The publisher's CSV columns, in its order (facts from its public builder code; docs/regional-index.md). Its
+ * rows end with LF, booleans are `true`/`false`, lists are joined with `|`, and an event without a translation has
+ * empty translation cells.
+ */
+export const PUBLISHER_CSV_COLUMNS = [
+  "event_id",
+  "event_url",
+  "event_page_available",
+  "headline",
+  "published_at",
+  "first_recorded_at",
+  "last_recorded_at",
+  "source_ids",
+  "source_names",
+  "evidence_strength",
+  "version_count",
+  "current_in_wire",
+  "region_tags",
+  "english_headline",
+  "english_excerpt",
+  "translation_id",
+  "translation_status",
+  "background_en",
+  "translation_public_url",
+] as const;
+
+/** Our wider CSV columns (`--columns full`), in order (docs/regional-index.md describes each). */
 export const CSV_COLUMNS = [
   "event_id",
   "event_url",
@@ -58,7 +93,32 @@ export class RegionalExportError extends Error {
   override readonly name = "RegionalExportError";
 }
 
-function csvRow(ev: RegionalEvent): string {
+function publisherRow(ev: RegionalEvent): string {
+  const tr = ev.english_translation;
+  return csvLine([
+    csvText(ev.event_id),
+    csvText(ev.event_url),
+    String(ev.event_page_available),
+    csvText(ev.headline),
+    csvText(ev.published_at),
+    csvText(ev.first_recorded_at),
+    csvText(ev.last_recorded_at),
+    csvText(ev.source_ids.join(LIST_SEPARATOR)),
+    csvText(ev.source_names.join(LIST_SEPARATOR)),
+    csvText(ev.evidence_strength),
+    String(ev.version_count),
+    String(ev.current_in_wire),
+    csvText(ev.region_tags.join(LIST_SEPARATOR)),
+    csvText(tr?.title_en ?? ""),
+    csvText(tr?.context_en ?? ""),
+    csvText(tr?.translation_id ?? ""),
+    csvText(tr?.status ?? ""),
+    csvText(tr?.background_en ?? ""),
+    csvText(tr?.public_url ?? ""),
+  ]);
+}
+
+function fullRow(ev: RegionalEvent): string {
   const list = (items: readonly string[]) => csvText(items.join(LIST_SEPARATOR));
   const tr = ev.english_translation;
   return csvRecord([
@@ -101,7 +161,11 @@ export function* exportLoadedIndex(loaded: LoadedIndex, opts: ExportOptions): Ge
     parts.push(s);
     size += s.length;
   };
-  if (opts.format === "csv") push(csvRecord(CSV_COLUMNS.map(csvField)));
+  const full = opts.columns === "full";
+  if (opts.format === "csv") push(full ? csvRecord(CSV_COLUMNS.map(csvField)) : csvLine(PUBLISHER_CSV_COLUMNS.map(csvField)));
+  // JSONL lines carry the file's own schema_version (the profile it uses), as the publisher's JSONL does.
+  const schemaVersion = loaded.header.get("schema_version") ?? REGIONAL_SCHEMA_VERSION;
+  const profile = profileFor(schemaVersion) ?? NEUTRAL_PROFILE;
   // An index validated as conforming has had every event accepted by the strict loader and the schema, so CSV rows
   // come from JSON.parse of the same text (the same values: no floats, duplicate keys or lone surrogates are left,
   // and integers are safe), several times faster than a second strict parse. Anything else is parsed strictly and
@@ -113,14 +177,14 @@ export function* exportLoadedIndex(loaded: LoadedIndex, opts: ExportOptions): Ge
     if (text !== undefined) ev = JSON.parse(text(i)) as RegionalEvent;
     else {
       value = events.get(i);
-      ev = checkEvent(value);
+      ev = checkEvent(value, profile);
       if (ev === undefined) throw new RegionalExportError(`${indexPath(memberPath(INDEX_ROOT, "events"), i)}: does not conform (validate the index before exporting it)`);
     }
     if (opts.region !== undefined && !ev.region_tags.includes(opts.region)) continue;
     if (opts.since !== undefined && compareInstants(parseRfc3339(ev.published_at)!, opts.since) < 0) continue;
-    if (opts.format === "csv") push(csvRow(ev));
+    if (opts.format === "csv") push(full ? fullRow(ev) : publisherRow(ev));
     else {
-      const line = new Map([["schema_version", REGIONAL_SCHEMA_VERSION], ["region", region ?? null], ...(value as Map<string, JsonValue>)]);
+      const line = new Map([["schema_version", schemaVersion], ["region", region ?? null], ...(value as Map<string, JsonValue>)]);
       push(`${canonicalJsonText(line)}\n`);
     }
     if (size >= CHUNK_CHARS) {

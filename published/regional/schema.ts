@@ -1,7 +1,8 @@
 /**
  * zod v4 schema of `service.regional-captured-index.v1`, exactly as the interface specification states it: every
  * object strict, every constant, enum, pattern, minimum and min length, RFC 3339 date-times, URI and IRI fields,
- * unique items, the nullable fields, and the sidecar rule `missing_records` = 0.
+ * unique items, the nullable fields, and the sidecar rule `missing_records` = 0. The brand-bearing constants come
+ * from the profile the file's `schema_version` selects (profiles.ts); {@link schemasFor} gives a file's schemas.
  *
  * Custom checks carry `params.rule` (`date-time`, `uri`, `iri`, `unique-items`) so reports can name the rule.
  * Integers are zod `int()`; the value model keeps `1.0` a float, which the validator rejects separately
@@ -13,12 +14,8 @@ import {
   BACKGROUND_STATUS,
   CSV_FORMULA_SENTENCE,
   EVENT_ID_PATTERN,
-  MODEL_IDS,
-  PROMPT_REVISION,
-  PROVIDERS,
   PUBLIC_URL_PATTERN,
   PUBLICATION_MODE,
-  REGIONAL_SCHEMA_VERSION,
   REGIONS,
   SHA256_PATTERN,
   SIDECAR_SCHEMA_VERSION,
@@ -28,6 +25,7 @@ import {
   TRANSLATION_STATUS,
   VERSION_ID_PATTERN,
 } from "./constants.js";
+import { NEUTRAL_PROFILE, profileFor, SCHEMA_VERSIONS, type IndexProfile } from "./profiles.js";
 import { isRfc3339DateTime } from "./rfc3339.js";
 import { isIri, isUri } from "./uri.js";
 
@@ -125,7 +123,8 @@ export const publisherLinkSchema = z.strictObject({
   url: iri(),
 });
 
-export const englishTranslationSchema = z.strictObject({
+function englishTranslationFor(profile: IndexProfile) {
+  return z.strictObject({
   translation_id: z.string().regex(TRANSLATION_ID_PATTERN),
   public_url: z.string().regex(PUBLIC_URL_PATTERN),
   title_en: text(),
@@ -138,12 +137,14 @@ export const englishTranslationSchema = z.strictObject({
   original_title_zh: text(),
   original_context_zh: z.string(),
   original_content_sha256: sha256(),
-  provider: z.enum(PROVIDERS),
-  model_id: z.enum(MODEL_IDS),
-  prompt_revision: z.literal(PROMPT_REVISION),
-});
+  provider: z.enum(profile.providers),
+  model_id: z.enum(profile.model_ids),
+  prompt_revision: z.literal(profile.prompt_revision),
+  });
+}
 
-export const eventSchema = z.strictObject({
+function eventFor(profile: IndexProfile) {
+  return z.strictObject({
   event_id: z.string().regex(EVENT_ID_PATTERN),
   event_url: uri(),
   event_page_available: z.boolean(),
@@ -161,11 +162,14 @@ export const eventSchema = z.strictObject({
   topics: uniqueStrings(text()),
   region_tags: uniqueStrings(regionSchema).min(1),
   publisher_links: z.array(publisherLinkSchema),
-  english_translation: englishTranslationSchema.nullable(),
-});
+  english_translation: englishTranslationFor(profile).nullable(),
+  });
+}
 
-export const regionalIndexSchema = z.strictObject({
-  schema_version: z.literal(REGIONAL_SCHEMA_VERSION),
+/** `schemaVersion`: the literal of a known profile, or the enum of every accepted value (file of no known profile). */
+function indexFor(profile: IndexProfile, schemaVersion: z.ZodType<string>) {
+  return z.strictObject({
+  schema_version: schemaVersion,
   region: regionSchema,
   label: text(),
   generated_at: dateTime(),
@@ -177,10 +181,47 @@ export const regionalIndexSchema = z.strictObject({
   counts: countsSchema,
   coverage: coverageSchema,
   sources: z.array(sourceSchema),
-  events: z.array(eventSchema),
+  events: z.array(eventFor(profile)),
   limitations: z.array(text()).min(1),
   content_sha256: sha256(),
-});
+  });
+}
+
+export interface ProfileSchemas {
+  /** The profile the schemas check; for a `schema_version` of no known profile, the neutral one. */
+  profile: IndexProfile;
+  /** False when the file's `schema_version` selects no profile. */
+  known: boolean;
+  englishTranslation: ReturnType<typeof englishTranslationFor>;
+  event: ReturnType<typeof eventFor>;
+  index: ReturnType<typeof indexFor>;
+}
+
+function schemas(profile: IndexProfile, known: boolean): ProfileSchemas {
+  const version = known ? z.literal(profile.schema_version) : z.enum(SCHEMA_VERSIONS);
+  return { profile, known, englishTranslation: englishTranslationFor(profile), event: eventFor(profile), index: indexFor(profile, version) };
+}
+
+const BY_VERSION = new Map<string, ProfileSchemas>();
+let UNKNOWN: ProfileSchemas | undefined;
+
+/**
+ * The schemas for a file whose `schema_version` is `schemaVersion`: those of the profile it selects, or, for any
+ * other value, the neutral profile with `schema_version` reported against every accepted value.
+ */
+export function schemasFor(schemaVersion: unknown): ProfileSchemas {
+  const profile = profileFor(schemaVersion);
+  if (profile === undefined) return (UNKNOWN ??= schemas(NEUTRAL_PROFILE, false));
+  let s = BY_VERSION.get(profile.schema_version);
+  if (s === undefined) BY_VERSION.set(profile.schema_version, (s = schemas(profile, true)));
+  return s;
+}
+
+/** The neutral profile's schemas: the format exactly as the interface specification writes it. */
+export const englishTranslationSchema = schemasFor(NEUTRAL_PROFILE.schema_version).englishTranslation;
+export const eventSchema = schemasFor(NEUTRAL_PROFILE.schema_version).event;
+export const regionalIndexSchema = schemasFor(NEUTRAL_PROFILE.schema_version).index;
+
 
 export type RegionalIndex = z.infer<typeof regionalIndexSchema>;
 export type RegionalEvent = z.infer<typeof eventSchema>;

@@ -9,14 +9,13 @@ import {
   ARTICLE_BODY_FETCHING,
   BACKGROUND_STATUS,
   CSV_FORMULA_SENTENCE,
-  PROMPT_REVISION,
   PUBLICATION_MODE,
-  REGIONAL_SCHEMA_VERSION,
   SIDECAR_SCHEMA_VERSION,
   SOURCE_POLICY,
   TRANSLATION_STATUS,
   type Region,
 } from "./constants.js";
+import { NEUTRAL_PROFILE, type IndexProfile } from "./profiles.js";
 
 export interface SyntheticOptions {
   region: Region;
@@ -24,6 +23,8 @@ export interface SyntheticOptions {
   events?: number;
   /** Give every third event (the second, fifth, ...) an English translation and include the sidecar (default true). */
   translations?: boolean;
+  /** The profile whose brand-bearing constants the file carries (default neutral, the specification's tokens). */
+  profile?: IndexProfile;
 }
 
 type Plain = Record<string, unknown>;
@@ -59,7 +60,7 @@ function hex(n: number, width: number): string {
   return n.toString(16).padStart(width, "0");
 }
 
-function syntheticEvent(region: Region, i: number, translations: boolean): Plain {
+function syntheticEvent(region: Region, i: number, translations: boolean, profile: IndexProfile): Plain {
   const id = `event-${hex(0x5e7000 + i, 12)}`;
   const published = GENERATED_AT_MS - 3_600_000 - i * 37 * 60_000;
   const first = published + 5 * 60_000;
@@ -105,9 +106,9 @@ function syntheticEvent(region: Region, i: number, translations: boolean): Plain
           original_title_zh: `${PLACES[region]}港口扩建第${i}期工程启动`,
           original_context_zh: "",
           original_content_sha256: sha256Hex(`synthetic original ${region} ${i}`),
-          provider: i % 2 ? "model-router" : "model-api",
-          model_id: i % 2 ? "vendor/lite-model-1" : "lite-model-1",
-          prompt_revision: PROMPT_REVISION,
+          provider: profile.providers[i % 2],
+          model_id: profile.model_ids[i % 2],
+          prompt_revision: profile.prompt_revision,
         }
       : null,
   };
@@ -117,7 +118,8 @@ function syntheticEvent(region: Region, i: number, translations: boolean): Plain
 export function buildSyntheticIndex(opts: SyntheticOptions): Plain {
   const n = opts.events ?? 6;
   const translations = opts.translations ?? true;
-  const events = Array.from({ length: n }, (_, i) => syntheticEvent(opts.region, i, translations));
+  const profile = opts.profile ?? NEUTRAL_PROFILE;
+  const events = Array.from({ length: n }, (_, i) => syntheticEvent(opts.region, i, translations, profile));
   const listed = new Map<string, number>();
   for (const ev of events) for (const id of ev.source_ids as string[]) listed.set(id, (listed.get(id) ?? 0) + 1);
   const sources = SOURCES.filter((s) => listed.has(s.id))
@@ -139,7 +141,7 @@ export function buildSyntheticIndex(opts: SyntheticOptions): Plain {
   const versionsSha = sha256Hex(`synthetic event-version ledger ${opts.region}`);
   const generatedAt = iso(GENERATED_AT_MS);
   const index: Plain = {
-    schema_version: REGIONAL_SCHEMA_VERSION,
+    schema_version: profile.schema_version,
     region: opts.region,
     label: LABELS[opts.region],
     generated_at: generatedAt,

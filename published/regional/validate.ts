@@ -10,13 +10,14 @@ import { toPlain } from "../../src/json/plain.js";
 import { kindOf, memberPath, indexPath, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { byKey, CanonicalDigest, FLOAT_REASON, plainWithCanonical, writeCanonical, type CanonicalSink } from "./canonical-digest.js";
 import { DEFAULT_MAX_INDEX_BYTES, INDEX_ROOT, REGIONAL_SCHEMA_VERSION } from "./constants.js";
+import type { ProfileName } from "./profiles.js";
 import { ConsistencyCheck, type RegionalHeader } from "./consistency.js";
 import { finding, FindingList, floatFindings, hasFloat, issuesToFindings, type RegionalFinding } from "./findings.js";
 import { fromPlain, PlainValueError } from "./from-plain.js";
 import { IndexLoadError, loadIndexBytes, type EventSource, type LoadedIndex, type LoadFailure } from "./load.js";
 import { checkEvent } from "./event-check.js";
 import { startHashThread } from "./hash-thread.js";
-import { eventSchema, regionalIndexSchema, type RegionalEvent } from "./schema.js";
+import { schemasFor, type RegionalEvent } from "./schema.js";
 
 /** Our reading of `content_sha256`; the format states only its pattern. */
 export const CONTENT_SHA256_RULE =
@@ -37,7 +38,13 @@ export interface ContentDigestResult {
 }
 
 export interface RegionalValidationReport {
-  format: typeof REGIONAL_SCHEMA_VERSION;
+  /** The `schema_version` the file was checked against: its own when it selects a profile, else the neutral one. */
+  format: string;
+  /**
+   * The profile the file's own `schema_version` selected (profiles.ts): `neutral` (the interface specification's
+   * tokens) or `publisher` (the publisher's real values); null when it selects none (that is then an error).
+   */
+  profile: ProfileName | null;
   /** True when the index meets every rule of the format (errors is empty). */
   conforms: boolean;
   /** The declared region when it is a string, else null. */
@@ -124,6 +131,7 @@ export function loadFailureFinding(failure: LoadFailure): RegionalFinding {
 function loadFailureReport(failure: LoadFailure, eventCount: number | null): RegionalValidationReport {
   return {
     format: REGIONAL_SCHEMA_VERSION,
+    profile: null,
     conforms: false,
     region: null,
     event_count: eventCount,
@@ -158,15 +166,17 @@ export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions =
 
   if (loaded.kind === "other") {
     errors.add(finding(INDEX_ROOT, "type", `expected object, got ${kindOf(loaded.value)}`));
-    return report(errors, warnings, null, null, false, notChecked("the index is not a JSON object"));
+    return report(errors, warnings, null, null, false, notChecked("the index is not a JSON object"), schemasFor(undefined));
   }
   const { header, events } = loaded;
+  // The file's own schema_version selects the profile of the brand-bearing constants; every other rule is shared.
+  const schemas = schemasFor(header.get("schema_version"));
 
   // Top level: the full schema with the streamed events standing in as an empty array.
   const plain = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of header) plain[k] = toPlain(v);
   if (events !== undefined) plain.events = [];
-  const top = regionalIndexSchema.safeParse(plain);
+  const top = schemas.index.safeParse(plain);
   if (!top.success) issuesToFindings(top.error.issues, header, INDEX_ROOT, addError);
   if (hasFloat(header)) floatFindings(header, INDEX_ROOT, pathsOf(errors), addError);
   const headerOk = errors.total === 0;
@@ -190,7 +200,7 @@ export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions =
         }
         // Fast path: a conforming event is decided without zod and hashed from its typed form. Anything else takes
         // zod, whose issues are the findings (the fast check only ever says yes or no).
-        const typed = checkEvent(ev);
+        const typed = checkEvent(ev, schemas.profile);
         if (typed !== undefined) {
           digest.conformingEvent(typed);
           if (consistency !== undefined && errors.total === 0) consistency.addEvent(i, typed);
@@ -198,7 +208,7 @@ export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions =
         }
         const path = indexPath(eventsPath, i);
         const floats = digest.floats;
-        const r = eventSchema.safeParse(digest.event(ev));
+        const r = schemas.event.safeParse(digest.event(ev));
         if (!r.success) issuesToFindings(r.error.issues, ev, path, addError);
         if (digest.floats > floats) floatFindings(ev, path, pathsOf(errors), addError);
         if (consistency !== undefined && r.success && errors.total === 0) consistency.addEvent(i, r.data);
@@ -219,7 +229,7 @@ export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions =
 
     const region = header.get("region");
     const eventCount = events !== undefined ? events.count : null;
-    return report(errors, warnings, typeof region === "string" ? region : null, eventCount, conforms, sha);
+    return report(errors, warnings, typeof region === "string" ? region : null, eventCount, conforms, sha, schemas);
   } finally {
     // Lets a helper hash thread end when the digest is not finished (a load error part-way).
     sink.close();
@@ -241,9 +251,11 @@ function report(
   eventCount: number | null,
   conforms: boolean,
   sha: ContentDigestResult,
+  schemas: ReturnType<typeof schemasFor>,
 ): RegionalValidationReport {
   return {
-    format: REGIONAL_SCHEMA_VERSION,
+    format: schemas.profile.schema_version,
+    profile: schemas.known ? schemas.profile.name : null,
     conforms,
     region,
     event_count: eventCount,

@@ -40,7 +40,21 @@ export type FaultMode =
   /** The economic ledger bytes no longer match the manifest (integrity error). */
   | "ledger-tampered"
   /** Every published-file fetch waits `FaultSetting.delayMs` (default 2000). */
-  | "slow-origin";
+  | "slow-origin"
+  /**
+   * The answer as `text/event-stream` with several events before it (a comment, a priming event with an id and no
+   * data, a logging notification, an event of another type and a response to another id, each of which the client
+   * must skip), the answer's JSON split over two `data:` lines, written in small pieces. The stream then stays open.
+   */
+  | "sse-several"
+  /** `text/event-stream`: a notification, then the stream ends without the answer. */
+  | "sse-no-response"
+  /** `text/event-stream`: a notification every 20 ms, never the answer (until the client gives up). */
+  | "sse-endless"
+  /** tools/call answered by one SSE event whose data is a valid 9 MiB result (no Content-Length). */
+  | "sse-9mib"
+  /** Session mode: the double forgets every session when this request arrives, so it is answered 404. */
+  | "session-expired";
 
 export interface FaultSetting {
   mode: FaultMode;
@@ -72,9 +86,23 @@ export const REQUEST_FAULTS = new Set<FaultMode>([
   "body-9mib",
   "body-9mib-chunked",
   "trickle",
+  "sse-several",
+  "sse-no-response",
+  "sse-endless",
+  "sse-9mib",
+  "session-expired",
 ]);
 
-export const BODY_FAULTS = new Set<FaultMode>(["body-4mib", "body-9mib", "body-9mib-chunked"]);
+export const BODY_FAULTS = new Set<FaultMode>(["body-4mib", "body-9mib", "body-9mib-chunked", "sse-9mib"]);
+
+/** One SSE event: optional `event:` and `id:` fields, then each data line (none for a data-less event). */
+export function sseEvent(dataLines: string[], opts: { event?: string; id?: string } = {}): string {
+  const head = `${opts.event === undefined ? "" : `event: ${opts.event}\n`}${opts.id === undefined ? "" : `id: ${opts.id}\n`}`;
+  return `${head}${dataLines.map((l) => `data: ${l}\n`).join("")}\n`;
+}
+
+/** A logging notification the server may send on any stream (the client ignores it). */
+export const SSE_NOTIFICATION = '{"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}';
 
 export function normalizeFault(f: FaultMode | FaultSetting | undefined): FaultSetting {
   if (f === undefined) return { mode: "none" };

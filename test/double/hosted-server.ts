@@ -5,9 +5,14 @@
  * Two loopback listeners: the MCP endpoint (`url`; any path, as the reference does not check it) and the site
  * (`baseUrl`) that serves the published files with plain GETs. Every request to either is recorded with its
  * headers and body text so privacy tests can search them.
+ *
+ * Over 400 lines because the whole HTTP layer (the §1.2 check order, the per-request faults, and the SSE and
+ * session modes a streamable-HTTP server may have) is kept in one place; JSON-RPC and the tools are in rpc.ts and
+ * the tool modules, fault definitions in faults.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { randomBytes } from "node:crypto";
 import {
   BODY_FAULTS,
   type FaultMode,
@@ -17,6 +22,8 @@ import {
   normalizeFault,
   paddedResultBody,
   REQUEST_FAULTS,
+  SSE_NOTIFICATION,
+  sseEvent,
 } from "./faults.js";
 import { CONNECTION_REFUSED, Origin } from "./origin.js";
 import { isPyObject, pyDumps, pyParseBytes, type PyObject, type PyValue } from "./py-json.js";
@@ -54,6 +61,22 @@ export interface HostedDoubleOptions {
   toolset?: Toolset;
   /** Payload of research_catalog calls (toolset "current"); a synthetic fixture by default. */
   researchCatalogPayload?: (offset: number, limit: number) => PyObject;
+  /** See {@link TransportMode}; default the reference's (JSON, no sessions). */
+  transport?: Partial<TransportMode>;
+}
+
+/**
+ * Transport behaviours a streamable-HTTP server may have and the reference does not (hosted-tool-server.md §1, §7).
+ */
+export interface TransportMode {
+  /** `sse`: every 200 JSON-RPC answer is sent as one `text/event-stream` event instead of `application/json`. */
+  framing: "json" | "sse";
+  /**
+   * Sessions: an `initialize` answer carries a new `Mcp-Session-Id`; every other POST must carry a live one
+   * (absent: 400; unknown or expired: 404), and requests other than `ping` are refused (400) until the session has
+   * sent `notifications/initialized`.
+   */
+  sessions: boolean;
 }
 
 export interface HostedDouble {
@@ -68,6 +91,12 @@ export interface HostedDouble {
   /** Fetches of published files made by the double's own tools (cache misses). */
   originFetches(): number;
   setFault(f: FaultMode | FaultSetting): Promise<void>;
+  /** Changes the transport mode (sessions already issued stay valid). */
+  setTransport(t: Partial<TransportMode>): void;
+  /** Forgets every session: the next request carrying one is answered 404. */
+  expireSessions(): void;
+  /** Session ids issued so far, in order. */
+  readonly issuedSessions: string[];
   close(): Promise<void>;
 }
 
@@ -108,8 +137,13 @@ class HostedDoubleServer implements HostedDouble {
   private readonly sockets = new Set<Socket>();
   private readonly hung = new Set<ServerResponse>();
   private closed = false;
+  private mode: TransportMode = { framing: "json", sessions: false };
+  private readonly liveSessions = new Set<string>();
+  private readonly initializedSessions = new Set<string>();
+  readonly issuedSessions: string[] = [];
 
   constructor(opts: HostedDoubleOptions) {
+    this.mode = { ...this.mode, ...opts.transport };
     this.data = new RecordedData(opts.dataRoot ?? defaultDataRoot);
     const recordedOrigin = this.data.recordedOrigin();
     const site = (opts.site ?? recordedOrigin).replace(/\/+$/, "");
@@ -184,6 +218,15 @@ class HostedDoubleServer implements HostedDouble {
       });
       this.listening = true;
     }
+  }
+
+  setTransport(t: Partial<TransportMode>): void {
+    this.mode = { ...this.mode, ...t };
+  }
+
+  expireSessions(): void {
+    this.liveSessions.clear();
+    this.initializedSessions.clear();
   }
 
   async close(): Promise<void> {
@@ -322,6 +365,14 @@ class HostedDoubleServer implements HostedDouble {
     }
     const rpcMethod = isPyObject(message) && typeof message.get("method") === "string" ? (message.get("method") as string) : "";
     const fault = this.takeRequestFault(rpcMethod);
+    if (fault?.mode === "session-expired") this.expireSessions();
+    let newSession: string | undefined;
+    if (this.mode.sessions) {
+      const isNotification = isPyObject(message) && !message.has("id");
+      const refused = this.sessionCheck(rpcMethod, isNotification, headers["mcp-session-id"]);
+      if (refused) return this.send(res, refused.status, refused.body, pre.cors);
+      if (rpcMethod === "initialize") newSession = `sess-${randomBytes(12).toString("hex")}`;
+    }
     if (fault) {
       const handled = await this.applyRequestFault(fault, message, res, pre.cors);
       if (handled) return;
@@ -329,8 +380,67 @@ class HostedDoubleServer implements HostedDouble {
     const reply = await this.rpc.handle(message);
     if (reply.kind === "drop") return void req.socket.destroy();
     if (reply.kind === "accepted") return this.send(res, 202, "", pre.cors);
-    if (fault?.mode === "trickle") return this.trickle(res, reply.status, Buffer.from(reply.body, "utf8"), pre.cors, fault);
-    return this.send(res, reply.status, reply.body, pre.cors);
+    const extra: Record<string, string> = { ...pre.cors };
+    if (newSession !== undefined && reply.status === 200 && reply.body.includes('"result": ')) {
+      this.liveSessions.add(newSession);
+      this.issuedSessions.push(newSession);
+      extra["Mcp-Session-Id"] = newSession;
+    }
+    if (fault?.mode === "trickle") return this.trickle(res, reply.status, Buffer.from(reply.body, "utf8"), extra, fault);
+    if (reply.status === 200 && fault?.mode === "sse-several") return this.sseSeveral(res, reply.body, extra);
+    if (reply.status === 200 && this.mode.framing === "sse") return this.sse(res, [sseEvent([reply.body], { event: "message" })], extra, false);
+    return this.send(res, reply.status, reply.body, extra);
+  }
+
+  /** Session rules of {@link TransportMode}: the refusal to send, or undefined when the POST may proceed. */
+  private sessionCheck(rpcMethod: string, isNotification: boolean, sid: string | undefined): { status: number; body: string } | undefined {
+    if (rpcMethod === "initialize") return undefined;
+    if (sid === undefined) return { status: 400, body: errorBody("null", -32600, "Bad Request: Mcp-Session-Id header is required") };
+    if (!this.liveSessions.has(sid)) return { status: 404, body: errorBody("null", -32001, "Session not found") };
+    if (rpcMethod === "notifications/initialized" && isNotification) this.initializedSessions.add(sid);
+    else if (!isNotification && rpcMethod !== "ping" && !this.initializedSessions.has(sid)) {
+      return { status: 400, body: errorBody("null", -32600, "Bad Request: the session has not sent notifications/initialized") };
+    }
+    return undefined;
+  }
+
+  /**
+   * Writes an SSE response: `Content-Type: text/event-stream`, no Content-Length, the given pieces in order with a
+   * pause between them; then ends the stream, or (keepOpen) holds it until the client goes away or the double closes.
+   */
+  private async sse(res: ServerResponse, pieces: (string | Buffer)[], extra: Record<string, string>, keepOpen: boolean, pauseMs = 0): Promise<void> {
+    res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "close", ...extra });
+    this.hung.add(res);
+    res.on("close", () => this.hung.delete(res));
+    for (const p of pieces) {
+      if (res.destroyed) return;
+      if (!res.write(p)) {
+        await new Promise<void>((r) => {
+          res.once("drain", r);
+          res.once("close", r);
+        });
+      }
+      if (pauseMs > 0) await wait(pauseMs);
+    }
+    if (!keepOpen && !res.destroyed) res.end();
+  }
+
+  /** The `sse-several` answer (faults.ts): events the client must skip, then the answer split over two data lines. */
+  private sseSeveral(res: ServerResponse, body: string, extra: Record<string, string>): Promise<void> {
+    const at = body.indexOf('"result": ') >= 0 ? body.indexOf('"result": ') : body.indexOf('"error": ');
+    const idText = /"id": ([^,]+), /.exec(body)?.[1] ?? "null";
+    const other = `{"jsonrpc": "2.0", "id": "not-${idText.replace(/"/g, "")}", "result": {"content": [], "isError": false}}`;
+    const text = [
+      ": keep-alive comment\n\n",
+      sseEvent([], { id: "prime-1" }),
+      sseEvent([SSE_NOTIFICATION], { event: "message", id: "2" }),
+      sseEvent([body], { event: "audit" }),
+      sseEvent([other]),
+      sseEvent([body.slice(0, at).trimEnd(), body.slice(at)], { id: "3" }),
+    ].join("");
+    const pieces: string[] = [];
+    for (let k = 0; k < text.length; k += 97) pieces.push(text.slice(k, k + 97));
+    return this.sse(res, pieces, extra, true, 1);
   }
 
   /** The active per-request fault for this JSON-RPC method, consuming one of its `times`. */
@@ -382,6 +492,25 @@ class HostedDoubleServer implements HostedDouble {
         return true;
       case "body-9mib-chunked":
         await this.streamChunked(res, paddedResultBody(idText, 9 * 1024 * 1024), cors);
+        return true;
+      case "sse-9mib": {
+        const body = paddedResultBody(idText, 9 * 1024 * 1024);
+        const pieces: Buffer[] = [Buffer.from("event: message\ndata: ")];
+        for (let at = 0; at < body.length; at += 65_536) pieces.push(body.subarray(at, at + 65_536));
+        pieces.push(Buffer.from("\n\n"));
+        await this.sse(res, pieces, cors, false);
+        return true;
+      }
+      case "sse-no-response":
+        await this.sse(res, [sseEvent([SSE_NOTIFICATION])], cors, false);
+        return true;
+      case "sse-endless":
+        void this.sse(res, [sseEvent([SSE_NOTIFICATION])], cors, true).then(async () => {
+          while (!res.destroyed && !this.closed) {
+            res.write(sseEvent([SSE_NOTIFICATION]));
+            await wait(20);
+          }
+        });
         return true;
       default:
         return false;

@@ -12,14 +12,17 @@ import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import type { CliCommand, CliContext } from "../context.js";
 
-const help = `usage: evidence-bridge doctor [--json]
+const help = `usage: evidence-bridge doctor [--json] [--index FILE]...
 
 Checks the configuration (flags over environment over defaults), the data directory and key files (modes and
 fingerprints), the intelligence pack (version, digest), and, when --mcp-url is configured, that the hosted tool
 server answers initialize and tools/list, reporting schema drift against the pinned tool schemas.
 Never prints secrets. Exit 0 when no check failed, 1 otherwise ("not configured" is not a failure).
 
-  --json    print the checks as JSON
+  --json          print the checks as JSON
+  --index FILE    also check a regional captured-news index file and say which profile it uses (the
+                  specification's neutral tokens or the publisher's real values; docs/regional-index.md);
+                  repeatable
 `;
 
 type Status = "ok" | "warn" | "fail" | "not-configured";
@@ -108,10 +111,35 @@ async function upstream(config: Config): Promise<Check> {
   }
 }
 
+/** Each `--index` file: conformance and the profile its own schema_version selected. */
+async function regionalIndexes(files: string[]): Promise<Check> {
+  const [{ validateRegionalIndex }, { readCapped }, { DEFAULT_MAX_INDEX_BYTES }] = await Promise.all([
+    import("../../../published/regional/validate.js"),
+    import("./index-cmd.js"),
+    import("../../../published/regional/constants.js"),
+  ]);
+  const detail: string[] = [];
+  let failed = false;
+  for (const file of files) {
+    try {
+      const r = validateRegionalIndex(readCapped(file, DEFAULT_MAX_INDEX_BYTES), { contentDigest: false });
+      const profile = r.profile === null ? "no known profile (schema_version is neither profile's)" : `${r.profile} profile (${r.format})`;
+      detail.push(`${file}: ${profile}; ${r.conforms ? `conforms, region ${r.region}, ${r.event_count} events` : `DOES NOT CONFORM, ${r.error_count} error(s)`}`);
+      failed ||= !r.conforms;
+    } catch (e) {
+      detail.push(`${file}: ${(e as Error).message}`);
+      failed = true;
+    }
+  }
+  return { check: "regional index files", status: failed ? "fail" : "ok", detail };
+}
+
 async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { flags } = parseFlags(args, { json: { type: "boolean" } }, false);
+  const { flags } = parseFlags(args, { json: { type: "boolean" }, index: { type: "string", multiple: true } }, false);
   const config = configFrom(ctx);
   const checks = [configuration(config), await keys(config), pack(config), await upstream(config)];
+  const indexFiles = (flags.index ?? []) as string[];
+  if (indexFiles.length > 0) checks.push(await regionalIndexes(indexFiles));
   if (flags.json === true) ctx.io.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
   else {
     for (const c of checks) {

@@ -5,7 +5,8 @@
 import { once } from "node:events";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { DEFAULT_MAX_INDEX_BYTES, REGIONAL_SCHEMA_VERSION, REGIONS, type Region } from "../../../published/regional/constants.js";
-import { exportLoadedIndex, type ExportFormat } from "../../../published/regional/export.js";
+import { exportLoadedIndex, type CsvColumns, type ExportFormat } from "../../../published/regional/export.js";
+import { PUBLISHER_PROFILE } from "../../../published/regional/profiles.js";
 import { IndexLoadError } from "../../../published/regional/load.js";
 import { parseRfc3339, type Instant } from "../../../published/regional/rfc3339.js";
 import {
@@ -59,7 +60,9 @@ function maxBytesFlag(value: string | boolean | string[] | undefined): number {
 
 const validateHelp = `usage: evidence-bridge index validate FILE... [--json] [--strict] [--max-bytes N]
 
-Checks regional captured-news index files against ${REGIONAL_SCHEMA_VERSION}: every rule of the format (strict
+Checks regional captured-news index files against ${REGIONAL_SCHEMA_VERSION} or, when the file's own
+schema_version says so, the publisher's profile of it (${PUBLISHER_PROFILE.schema_version}: the same rules with the
+publisher's real constants; docs/regional-index.md). Every rule of the format (strict
 objects, constants, enums, patterns, RFC 3339 date-times, URI/IRI, unique items, minimums, missing_records = 0),
 consistency findings the format implies (warnings), and content_sha256 under our reading of the format
 (docs/regional-index.md). Nothing is fetched.
@@ -76,9 +79,10 @@ Exit status: 0 every file conforms, 1 some file does not conform (errors are lis
 export function summarizeIndexReport(file: string, r: RegionalValidationReport): string {
   const sha = r.content_sha256;
   const shaText = `content_sha256 ${sha.status}${sha.reason ? ` (${sha.reason})` : ""}`;
+  const profile = r.profile === null ? "no known profile" : `${r.profile} profile, ${r.format}`;
   const head = r.conforms
-    ? `${file}: conforms (region ${r.region}, ${r.event_count} events); ${shaText}; ${r.warning_count} warning(s)`
-    : `${file}: DOES NOT CONFORM: ${r.error_count} error(s); ${shaText}`;
+    ? `${file}: conforms (${profile}; region ${r.region}, ${r.event_count} events); ${shaText}; ${r.warning_count} warning(s)`
+    : `${file}: DOES NOT CONFORM (${profile}): ${r.error_count} error(s); ${shaText}`;
   const lines = [head];
   for (const f of r.errors) lines.push(`  error ${f.rule}: ${f.message}`);
   if (r.error_count > r.errors.length) lines.push(`  ... ${r.error_count - r.errors.length} more error(s) not shown`);
@@ -118,14 +122,17 @@ async function runValidate(args: string[], ctx: CliContext): Promise<number> {
   return failed ? 1 : 0;
 }
 
-const exportHelp = `usage: evidence-bridge index export FILE --format csv|jsonl [--region R] [--since T] [--max-bytes N]
+const exportHelp = `usage: evidence-bridge index export FILE --format csv|jsonl [--columns publisher|full] [--region R]
+       [--since T] [--max-bytes N]
 
-Writes one row per event of a conforming regional captured-news index to stdout. Metadata and links only:
-article bodies are never fetched (article_body_fetching: prohibited).
+Writes one row per event of a conforming regional captured-news index (either profile) to stdout. Metadata
+and links only: article bodies are never fetched (article_body_fetching: prohibited).
 
-  --format csv     RFC 4180 (CRLF, quoting as needed), a header row, the columns listed in
-                   docs/regional-index.md; a text cell whose first non-whitespace character is =, +, - or @
-                   (or a look-alike) gets a leading apostrophe
+  --format csv     a header row and one row per event; a text cell whose first non-whitespace character is
+                   =, +, - or @ (or a look-alike) gets a leading apostrophe
+  --columns publisher   (default) exactly the publisher's CSV: its 19 columns and order, LF line endings,
+                   empty translation cells for an untranslated event (docs/regional-index.md)
+  --columns full   our wider set of 21 columns (dek, topics, publisher links), RFC 4180 with CRLF
   --format jsonl   one canonical JSON object per event (sorted keys, with schema_version and region), the exact
                    captured text
   --region R       only events tagged with R (${REGIONS.join(", ")})
@@ -146,6 +153,7 @@ export function parseSince(value: string): Instant {
 async function runExport(args: string[], ctx: CliContext): Promise<number> {
   const { flags, positionals } = parseFlags(args, {
     format: { type: "string" },
+    columns: { type: "string" },
     region: { type: "string" },
     since: { type: "string" },
     "max-bytes": { type: "string" },
@@ -153,6 +161,9 @@ async function runExport(args: string[], ctx: CliContext): Promise<number> {
   if (positionals.length !== 1) throw new CliError("index export: exactly one FILE is required (see --help)");
   const format = flags.format;
   if (format !== "csv" && format !== "jsonl") throw new CliError("--format: expected csv or jsonl");
+  const columns = flags.columns ?? "publisher";
+  if (columns !== "publisher" && columns !== "full") throw new CliError(`--columns: expected publisher or full, got ${JSON.stringify(columns)}`);
+  if (flags.columns !== undefined && format !== "csv") throw new CliError("--columns: applies to --format csv only");
   const region = flags.region as string | undefined;
   if (region !== undefined && !(REGIONS as readonly string[]).includes(region)) {
     throw new CliError(`--region: expected one of ${REGIONS.join(", ")}, got ${JSON.stringify(region)}`);
@@ -167,21 +178,21 @@ async function runExport(args: string[], ctx: CliContext): Promise<number> {
     loaded = loadRegionalInput(bytes, cap);
   } catch (e) {
     if (!(e instanceof IndexLoadError)) throw e;
-    throw new CliError(terminalSafe(`${file} does not conform to ${REGIONAL_SCHEMA_VERSION}: ${loadFailureFinding(e.failure).message}`), 1);
+    throw new CliError(terminalSafe(`${file} does not conform to the regional index format: ${loadFailureFinding(e.failure).message}`), 1);
   }
   // Export needs conformance only: the content digest never decides `conforms`, so it is not computed here.
   const report = validateLoadedIndex(loaded, { maxFindings: 1, contentDigest: false });
   if (!report.conforms) {
     const first = report.errors[0]?.message ?? "";
     throw new CliError(
-      terminalSafe(`${file} does not conform to ${REGIONAL_SCHEMA_VERSION} (${report.error_count} error(s); first: ${first}); run 'evidence-bridge index validate ${file}'`),
+      terminalSafe(`${file} does not conform to ${report.format} (${report.error_count} error(s); first: ${first}); run 'evidence-bridge index validate ${file}'`),
       1,
     );
   }
   const out = ctx.io.stdout;
   const progress = ctx.io.stderr.isTTY === true;
   let written = 0;
-  for (const chunk of exportLoadedIndex(loaded, { format: format as ExportFormat, region: region as Region | undefined, since })) {
+  for (const chunk of exportLoadedIndex(loaded, { format: format as ExportFormat, columns: columns as CsvColumns, region: region as Region | undefined, since })) {
     if (!out.write(chunk)) await once(out, "drain");
     if (progress) ctx.io.stderr.write(`\rexported ${(written += chunk.length)} characters`);
   }

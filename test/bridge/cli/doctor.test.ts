@@ -79,3 +79,17 @@ describeShared("doctor against the hosted double", () => {
     expect(r.stdout).toContain("[fail] hosted tool server");
   });
 });
+
+test("--index says which profile each regional index file uses; a non-conforming file fails the check", async () => {
+  const F = (rel: string) => join(repoRoot, "test/fixtures/regional", rel);
+  const ok = await runCli(["--home", join(home, "absent"), "doctor", "--index", F("valid/bri.json"), "--index", F("valid-publisher/bri.json")]);
+  expect(ok.code).toBe(0);
+  expect(ok.stdout).toContain("[ok] regional index files");
+  expect(ok.stdout).toContain(`${F("valid/bri.json")}: neutral profile (service.regional-captured-index.v1); conforms, region bri, 6 events`);
+  expect(ok.stdout).toContain(`${F("valid-publisher/bri.json")}: publisher profile (palimpsest.regional-captured-index.v1); conforms, region bri, 6 events`);
+  const bad = await runCli(["--home", join(home, "absent"), "doctor", "--json", "--index", F("broken/schema-version-wrong.json")]);
+  expect(bad.code).toBe(1);
+  const check = JSON.parse(bad.stdout).find((c: { check: string }) => c.check === "regional index files");
+  expect(check.status).toBe("fail");
+  expect(check.detail[0]).toMatch(/no known profile .*DOES NOT CONFORM, 1 error\(s\)/);
+});

@@ -55,14 +55,27 @@ describe("index validate", () => {
   test("conforming files: exit 0 and a one-line summary each", async () => {
     const r = await run(validate, [F("valid/bri.json"), F("valid/myanmar.json")]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^.*valid\/bri\.json: conforms \(region bri, 6 events\); content_sha256 verified; 0 warning\(s\)\n.*myanmar\.json: conforms/);
+    expect(r.stdout).toMatch(
+      /^.*valid\/bri\.json: conforms \(neutral profile, service\.regional-captured-index\.v1; region bri, 6 events\); content_sha256 verified; 0 warning\(s\)\n.*myanmar\.json: conforms/,
+    );
     expect(r.stderr).toBe("");
+  });
+
+  test("a publisher-profile file conforms and the summary says which profile it used", async () => {
+    const r = await run(validate, [F("valid-publisher/bri.json")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("bri.json: conforms (publisher profile, palimpsest.regional-captured-index.v1; region bri, 6 events)");
+    const json = JSON.parse((await run(validate, ["--json", F("valid-publisher/bri.json")])).stdout);
+    expect([json.profile, json.format]).toEqual(["publisher", "palimpsest.regional-captured-index.v1"]);
+    const mixed = await run(validate, [F("broken/profile-publisher-with-neutral-provider.json")]);
+    expect(mixed.code).toBe(1);
+    expect(mixed.stdout).toContain("DOES NOT CONFORM (publisher profile, palimpsest.regional-captured-index.v1): 1 error(s)");
   });
 
   test("a non-conforming file: exit 1 and each error with its path", async () => {
     const r = await run(validate, [F("valid/gwadar.json"), F("broken/translation-public-url-zero-page.json")]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("translation-public-url-zero-page.json: DOES NOT CONFORM: 1 error(s)");
+    expect(r.stdout).toContain("translation-public-url-zero-page.json: DOES NOT CONFORM (neutral profile, service.regional-captured-index.v1): 1 error(s)");
     expect(r.stdout).toContain("  error pattern: index.events[1].english_translation.public_url: does not match");
   });
 
@@ -138,12 +151,32 @@ describe("index validate", () => {
 });
 
 describe("index export", () => {
-  test("csv to stdout: header and rows, CRLF", async () => {
+  test("csv to stdout: by default the publisher's 19 columns with LF; --columns full our 21 with CRLF", async () => {
     const r = await run(exportCmd, [F("valid/gwadar.json"), "--format", "csv"]);
     expect(r.code).toBe(0);
-    const lines = r.stdout.split("\r\n");
-    expect(lines[0]).toMatch(/^event_id,event_url,event_page_available,published_at,/);
+    expect(r.stdout).not.toContain("\r");
+    const lines = r.stdout.split("\n");
+    expect(lines[0]).toBe(
+      "event_id,event_url,event_page_available,headline,published_at,first_recorded_at,last_recorded_at,source_ids,source_names," +
+        "evidence_strength,version_count,current_in_wire,region_tags,english_headline,english_excerpt,translation_id," +
+        "translation_status,background_en,translation_public_url",
+    );
     expect(lines.length).toBe(8);
+    const full = await run(exportCmd, [F("valid/gwadar.json"), "--format", "csv", "--columns", "full"]);
+    const fullLines = full.stdout.split("\r\n");
+    expect(fullLines[0]).toMatch(/^event_id,event_url,event_page_available,published_at,/);
+    expect(fullLines[0].split(",").length).toBe(21);
+    expect(fullLines.length).toBe(8);
+  });
+
+  test("a publisher-profile file exports too; JSONL lines carry its own schema_version", async () => {
+    const csv = await run(exportCmd, [F("valid-publisher/gwadar.json"), "--format", "csv"]);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout.split("\n").length).toBe(8);
+    const jsonl = await run(exportCmd, [F("valid-publisher/gwadar.json"), "--format", "jsonl"]);
+    for (const line of jsonl.stdout.trimEnd().split("\n")) expect(JSON.parse(line).schema_version).toBe("palimpsest.regional-captured-index.v1");
+    const neutral = await run(exportCmd, [F("valid/gwadar.json"), "--format", "jsonl"]);
+    expect(JSON.parse(neutral.stdout.split("\n")[0]).schema_version).toBe("service.regional-captured-index.v1");
   });
 
   test("jsonl with --region and --since", async () => {
@@ -173,6 +206,8 @@ describe("index export", () => {
     expect(await runError(exportCmd, [F("valid/bri.json"), "--format", "csv", "--region", "tibet"])).toMatch(/^--region: expected one of bri, gwadar, balochistan, myanmar/);
     expect(await runError(exportCmd, [F("valid/bri.json"), "--format", "csv", "--since", "last week"])).toMatch(/^--since: expected an RFC 3339 date-time or YYYY-MM-DD/);
     expect(await runError(exportCmd, ["--format", "csv"])).toMatch(/exactly one FILE/);
+    expect(await runError(exportCmd, [F("valid/bri.json"), "--format", "csv", "--columns", "wide"])).toBe('--columns: expected publisher or full, got "wide"');
+    expect(await runError(exportCmd, [F("valid/bri.json"), "--format", "jsonl", "--columns", "full"])).toBe("--columns: applies to --format csv only");
   });
 
   test("a slow stdout is respected (backpressure) and gets every byte", async () => {
@@ -208,6 +243,6 @@ describe("the real process", () => {
     expect(missing.stderr).toBe("evidence-bridge: /nonexistent/index.json: cannot read: ENOENT\n");
     const csv = spawnSync(tsx, [bin, "index", "export", F("valid/myanmar.json"), "--format", "csv"], { encoding: "utf8" });
     expect(csv.status).toBe(0);
-    expect(csv.stdout.split("\r\n").length).toBe(8);
+    expect(csv.stdout.split("\n").length).toBe(8);
   });
 });

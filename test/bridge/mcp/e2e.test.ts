@@ -105,9 +105,10 @@ describeShared("the compiled bridge with the SDK client", () => {
       (e: unknown) => e instanceof McpError && e.code === -32602 && /unknown signal 'no-such-signal'/.test(e.message),
     );
     expect(d.mcpPosts().some((p) => p.body.includes('"no-such-signal"'))).toBe(true);
-    // Below the pinned minimum: refused locally, never sent.
-    const low = await client.callTool({ name: "query_economic_observations", arguments: { limit: 0 } });
-    expect(low.isError).toBe(true);
+    // Below the pinned minimum: an invalid-params error (-32602) found locally, never sent.
+    await expect(client.callTool({ name: "query_economic_observations", arguments: { limit: 0 } })).rejects.toSatisfy(
+      (e: unknown) => e instanceof McpError && e.code === -32602 && /limit: below the minimum 1 \(pinned schema rule: minimum 1\)/.test(e.message),
+    );
     expect(d.mcpPosts().some((p) => p.body.includes('"limit":0'))).toBe(false);
   });
 

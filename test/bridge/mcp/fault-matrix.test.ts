@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PINNED_TOOLS } from "../../../bridge/upstream/pinned-tools.js";
 import { topLevelSpans } from "../../../bridge/upstream/json-rpc.js";
 import { CALM_SENTENCE } from "../../../bridge/upstream/unavailable.js";
-import { startHostedDouble, type FaultMode, type FaultSetting, type HostedDouble } from "../../double/hosted-server.js";
+import { startHostedDouble, type FaultMode, type FaultSetting, type HostedDouble, type HostedDoubleOptions } from "../../double/hosted-server.js";
 import { RecordedData } from "../../double/recorded.js";
 import { describeShared, repoRoot } from "../../helpers/shared.js";
 import { configFor, removeTempHomes, Session, startSession, type Reply } from "./session.js";
@@ -30,6 +30,10 @@ interface Case {
   tool: string;
   args: Record<string, unknown>;
   expect: Expect;
+  /** Options of the double (its transport mode). */
+  double?: HostedDoubleOptions;
+  /** Per-call timeout of the session (default 10 s). */
+  timeoutMs?: number;
 }
 
 function unavailable(retryable: boolean, reason: RegExp): Expect {
@@ -67,7 +71,7 @@ const CASES = {
   none: { fault: { mode: "none" }, tool: "list_signals", args: {}, expect: passedThrough((d) => recordedResult(d, "11-list_signals.json")) },
   refuse: { fault: { mode: "refuse" }, tool: "list_signals", args: {}, expect: unavailable(true, /could not be reached.*after 2 attempts/) },
   drop: { fault: tc("drop"), tool: "list_signals", args: {}, expect: unavailable(true, /could not be reached/) },
-  hang: { fault: tc("hang"), tool: "list_signals", args: {}, expect: unavailable(true, /did not answer in time/) },
+  hang: { fault: tc("hang"), tool: "list_signals", args: {}, timeoutMs: 500, expect: unavailable(true, /did not answer in time/) },
   "http-500": { fault: tc("http-500"), tool: "list_signals", args: {}, expect: unavailable(true, /HTTP 500.*after 2 attempts/) },
   "http-502": { fault: tc("http-502"), tool: "list_signals", args: {}, expect: unavailable(true, /HTTP 502/) },
   "http-403": { fault: tc("http-403"), tool: "list_signals", args: {}, expect: unavailable(false, /HTTP 403: origin not allowed/) },
@@ -123,9 +127,8 @@ const CASES = {
     tool: "get_signal",
     args: { name: "ooni-gfw", max_rows: 1000 },
     expect: async (r, { s }) => {
-      // The widened upstream schema is reported, and the pinned one is still listed and enforced.
-      expect(r.msg.result.isError).toBe(true);
-      expect(r.msg.result.content[0].text).toMatch(/Input validation error/);
+      // The widened upstream schema is reported, and the pinned one is still listed and enforced (-32602).
+      expect(r.msg.error).toEqual({ code: -32602, message: "Invalid params for get_signal: max_rows: above the maximum 500 (pinned schema rule: maximum 500)" });
       const tools = (await s.request("tools/list")).msg.result.tools as { name: string; inputSchema: unknown }[];
       expect(tools.find((t) => t.name === "get_signal")!.inputSchema).toEqual(PINNED_TOOLS.get_signal.inputSchema);
       expect(s.stderrOutput).toMatch(/get_signal/);
@@ -164,6 +167,29 @@ const CASES = {
     args: { name: "eval-assurance" },
     expect: passedThrough((d) => recordedResult(d, "13-get_signal-eval-assurance.json")),
   },
+  "sse-several": {
+    fault: tc("sse-several"),
+    tool: "list_signals",
+    args: {},
+    // The answer event is picked among the others and its result passes through; the open stream is not awaited.
+    expect: passedThrough((d) => recordedResult(d, "11-list_signals.json")),
+  },
+  "sse-no-response": { fault: tc("sse-no-response"), tool: "list_signals", args: {}, expect: unavailable(true, /event stream ended without the response.*after 2 attempts/) },
+  "sse-endless": { fault: tc("sse-endless"), tool: "list_signals", args: {}, timeoutMs: 500, expect: unavailable(true, /did not answer in time/) },
+  "sse-9mib": { fault: tc("sse-9mib"), tool: "list_signals", args: {}, expect: unavailable(false, /refused: the event stream exceeds the 8388608-byte cap/) },
+  "session-expired": {
+    double: { transport: { sessions: true } },
+    fault: tc("session-expired", { times: 1 }),
+    tool: "list_signals",
+    args: {},
+    expect: (r, ctx) => {
+      // 404 for the session: the client initialised a second session, once, and the call went through in it.
+      passedThrough((d) => recordedResult(d, "11-list_signals.json"))(r, ctx);
+      expect(ctx.d.issuedSessions.length).toBe(2);
+      const calls = ctx.d.mcpPosts().filter((p) => p.body.includes('"tools/call"'));
+      expect(calls.map((p) => p.headers["mcp-session-id"])).toEqual(ctx.d.issuedSessions);
+    },
+  },
 } satisfies Record<FaultMode, Case>;
 
 describeShared("fault matrix: every fault of the double, then a private tool", () => {
@@ -174,11 +200,11 @@ describeShared("fault matrix: every fault of the double, then a private tool", (
 
   for (const [mode, c] of Object.entries(CASES) as [FaultMode, Case][]) {
     test(`${mode}: ${c.tool} gets its documented answer; list_capsules still works`, async () => {
-      const d = await startHostedDouble({ toolset: "current" });
+      const d = await startHostedDouble({ toolset: "current", ...c.double });
       let s: Session | undefined;
       try {
         if (c.beforeStart) await d.setFault(c.fault);
-        s = await startSession(configFor({ mcpUrl: d.url, baseUrl: d.baseUrl, timeoutMs: mode === "hang" ? 500 : 10_000 }));
+        s = await startSession(configFor({ mcpUrl: d.url, baseUrl: d.baseUrl, timeoutMs: c.timeoutMs ?? 10_000 }));
         await s.request("tools/list"); // the start-up discovery has run
         if (!c.beforeStart) await d.setFault(c.fault);
         const r = await s.call(c.tool, c.args);

@@ -84,17 +84,39 @@ describeShared("proxied public tools against the double", () => {
     expect(member(r.line, "error")).toBe(member(data.body("20-get_signal-unknown-name.json").toString("utf8"), "error"));
   });
 
-  test("arguments outside the pinned schema are refused locally and nothing is sent", async () => {
+  test("arguments outside the pinned schema are JSON-RPC -32602 errors naming the argument and the rule; nothing is sent", async () => {
     const before = toolCalls(d).length;
-    const wide = await s.call("get_signal", { name: "ooni-gfw", max_rows: 5000 });
-    expect(wide.msg.result.isError).toBe(true);
-    expect(wide.msg.result.content[0].text).toMatch(/Input validation error/);
-    const extra = await s.call("get_signal", { name: "ooni-gfw", raw: true });
-    expect(extra.msg.result.isError).toBe(true);
-    const wrongType = await s.call("research_catalog", { offset: "0" });
-    expect(wrongType.msg.result.isError).toBe(true);
-    const missing = await s.call("research_catalog", {});
-    expect(missing.msg.result.isError).toBe(true);
+    const cases: [string, Record<string, unknown>, string][] = [
+      ["get_signal", { name: "ooni-gfw", max_rows: 5000 }, "Invalid params for get_signal: max_rows: above the maximum 500 (pinned schema rule: maximum 500)"],
+      [
+        "get_signal",
+        { name: "ooni-gfw", raw: true },
+        "Invalid params for get_signal: 1 argument(s) not in the pinned schema (pinned schema rule: additionalProperties false; the arguments are name, max_rows)",
+      ],
+      ["list_signals", { x: 1, y: 2 }, "Invalid params for list_signals: 2 argument(s) not in the pinned schema (pinned schema rule: additionalProperties false; this tool takes no arguments)"],
+      ["research_catalog", { offset: "0" }, "Invalid params for research_catalog: offset: expected an integer (pinned schema rule: type)"],
+      ["research_catalog", {}, "Invalid params for research_catalog: offset: required (pinned schema rule: required)"],
+      [
+        "research_catalog",
+        { offset: 0, limit: 99 },
+        "Invalid params for research_catalog: limit: above the maximum 25 (pinned schema rule: maximum 25)",
+      ],
+      [
+        "get_newsroom",
+        { view: "bogus" },
+        'Invalid params for get_newsroom: view: not one of "newsroom", "wire", "economy", "machine-analysis", "investigations", "editorial-readiness", "interconnection" (pinned schema rule: enum)',
+      ],
+      ["get_signal", { max_rows: 0 }, "Invalid params for get_signal: name: required (pinned schema rule: required); max_rows: below the minimum 1 (pinned schema rule: minimum 1)"],
+    ];
+    for (const [tool, args, message] of cases) {
+      const r = await s.call(tool, args);
+      expect(r.msg.result).toBeUndefined();
+      expect(r.msg.error).toEqual({ code: -32602, message });
+    }
+    // The value is never echoed (it may be private): only the argument's name and the rule.
+    const secretish = await s.call("get_signal", { name: "ooni-gfw", max_rows: "RentAcc_Desk", RentAcc_Key: 1 });
+    expect(secretish.msg.error.code).toBe(-32602);
+    expect(secretish.line).not.toContain("RentAcc");
     expect(toolCalls(d).length).toBe(before);
   });
 
@@ -196,5 +218,38 @@ describe("without a hosted tool server", () => {
       expect(r.msg.result.content[0].text).toContain(CALM_SENTENCE);
     }
     await s.end();
+  });
+});
+
+describeShared("the error split against a 1.9.0 server that streams its answers", () => {
+  test("a tool the server does not offer, an upstream -32602 and a tool-level isError result each keep their form", async () => {
+    const d = await startHostedDouble({ toolset: "recorded", transport: { framing: "sse", sessions: true } });
+    const s = await startSession(configFor({ mcpUrl: d.url, baseUrl: d.baseUrl, timeoutMs: 10_000 }));
+    try {
+      await s.request("tools/list");
+      const data = new RecordedData();
+      // Not offered by this server: an isError result naming the server, not the calm "unavailable" one.
+      for (let k = 0; k < 2; k++) {
+        const rc = await s.call("research_catalog", { offset: 0 });
+        expect(rc.msg.result.isError).toBe(true);
+        expect(rc.msg.result.structuredContent).toEqual({ status: "not-offered", tool: "research_catalog", server: { name: "palimpsest", version: "1.9.0" } });
+        expect(rc.msg.result.content[0].text).toContain("not offered by this hosted tool server (palimpsest, 1.9.0)");
+        expect(rc.msg.result.content[0].text).not.toContain(CALM_SENTENCE);
+      }
+      expect(s.stderrOutput.match(/research_catalog/g)?.length).toBe(1);
+      // An upstream JSON-RPC error, streamed, passes through with its code and message, byte for byte.
+      const unknown = await s.call("get_signal", { name: "no-such-signal" });
+      expect(member(unknown.line, "error")).toBe(member(data.body("20-get_signal-unknown-name.json").toString("utf8"), "error"));
+      const econ = await s.call("query_economic_observations", { as_of: "2026-01-01T00:00:00" });
+      expect(econ.msg.error).toEqual({ code: -32602, message: "as_of must be a timezone-aware ISO-8601 timestamp" });
+      // A tool-level failure stays an isError result, as the server reports it.
+      await d.setFault("ledger-tampered");
+      const failed = await s.call("query_economic_observations", {});
+      expect(failed.msg.result.isError).toBe(true);
+      expect(failed.msg.result.structuredContent.error.type).toBe("economic_checksum_integrity_failed");
+    } finally {
+      await s.end();
+      await d.close();
+    }
   });
 });

@@ -78,7 +78,8 @@ describeShared("hosted client against the double", () => {
       const c = client();
       expect((await c.discover()).ok).toBe(true);
       await c.callTool("list_signals", {});
-      expect(d.requests.length).toBe(3);
+      // initialize, notifications/initialized, tools/list, tools/call
+      expect(d.requests.map((r) => JSON.parse(r.body).method)).toEqual(["initialize", "notifications/initialized", "tools/list", "tools/call"]);
       for (const r of d.requests) {
         expect(r.server).toBe("mcp");
         expect(r.method).toBe("POST");
@@ -97,7 +98,9 @@ describeShared("hosted client against the double", () => {
       const out = await c.discover();
       expect(out.ok && out.discovery.protocolVersion).toBe("2025-06-18");
       await c.callTool("list_signals", {});
-      const [init, list, call] = d.requests;
+      const [init, initialized, list, call] = d.requests;
+      expect(initialized.body).toBe('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+      expect(initialized.headers["mcp-protocol-version"]).toBe("2025-06-18");
       expect(JSON.parse(init.body).method).toBe("initialize");
       expect(init.headers["mcp-protocol-version"]).toBeUndefined();
       expect(JSON.parse(init.body).params.protocolVersion).toBe("2025-06-18");
@@ -108,6 +111,94 @@ describeShared("hosted client against the double", () => {
       const out = await client().discover();
       expect(out.ok).toBe(true);
       if (out.ok) expect(out.discovery.initializeResultText).toBe(recordedResultText(data, "00-initialize.json"));
+    });
+  });
+
+  describe("streamed answers and sessions (a streamable-HTTP server unlike the reference)", () => {
+    afterEach(() => {
+      d.setTransport({ framing: "json", sessions: false });
+    });
+
+    test("SSE framing: discovery works and every result is the same bytes as the JSON answer", async () => {
+      const json = await client().callTool("get_signal", { name: "board-alarm" });
+      d.setTransport({ framing: "sse" });
+      const c = client();
+      expect((await c.discover()).ok).toBe(true);
+      const sse = await c.callTool("get_signal", { name: "board-alarm" });
+      expect(sse.kind).toBe("result");
+      expect(json.kind === "result" && sse.kind === "result" && sse.resultText === json.resultText).toBe(true);
+      if (sse.kind === "result") expect(sse.resultText).toBe(recordedResultText(data, "14-get_signal-board-alarm.json"));
+      // JSON-RPC errors arrive streamed too and stay errors.
+      const err = await c.callTool("get_signal", { name: "no-such-signal" });
+      expect(err.kind).toBe("rpc-error");
+    });
+
+    test("the answer is picked among other events, split data lines are joined, and the open stream is not awaited", async () => {
+      const c = client({ timeoutMs: 5_000 });
+      await c.discover();
+      await d.setFault({ mode: "sse-several", methods: ["tools/call"] });
+      const started = Date.now();
+      const out = await c.callTool("list_signals", {});
+      expect(Date.now() - started).toBeLessThan(4_000);
+      expect(out.kind === "result" && out.resultText).toBe(recordedResultText(data, "11-list_signals.json"));
+    });
+
+    test("size cap, deadline, cancellation and the retry apply to streams", async () => {
+      const c = client({ timeoutMs: 400 });
+      await c.discover();
+      await d.setFault({ mode: "sse-endless", methods: ["tools/call"] });
+      expect(expectUnavailable(await c.callTool("list_signals", {}), true).reason).toMatch(/did not answer in time/);
+      const ac = new AbortController();
+      const pending = client({ timeoutMs: 60_000 }).callTool("list_signals", {}, { signal: ac.signal });
+      setTimeout(() => ac.abort(), 150);
+      expect((await pending).kind).toBe("cancelled");
+      await d.setFault({ mode: "sse-9mib", methods: ["tools/call"] });
+      const big = expectUnavailable(await client().callTool("list_signals", {}), false);
+      expect(big.reason).toMatch(/event stream exceeds the 8388608-byte cap/);
+      await d.setFault({ mode: "sse-no-response", methods: ["tools/call"] });
+      const before = toolCalls().length;
+      expect(expectUnavailable(await client().callTool("list_signals", {}), true).reason).toMatch(/ended without the response.*after 2 attempts/);
+      expect(toolCalls().length - before).toBe(2);
+    });
+
+    test("sessions: the id from initialize is sent on every later POST, after notifications/initialized", async () => {
+      d.setTransport({ sessions: true });
+      const c = client();
+      expect((await c.discover()).ok).toBe(true);
+      expect((await c.callTool("list_signals", {})).kind).toBe("result");
+      const [sid] = d.issuedSessions.slice(-1);
+      const [init, ...rest] = d.requests;
+      expect(init.headers["mcp-session-id"]).toBeUndefined();
+      expect(rest.map((r) => [JSON.parse(r.body).method, r.headers["mcp-session-id"]])).toEqual([
+        ["notifications/initialized", sid],
+        ["tools/list", sid],
+        ["tools/call", sid],
+      ]);
+      expect(d.requests.every((r) => r.method === "POST")).toBe(true);
+    });
+
+    test("a 404 for the session re-initialises once, shared by concurrent calls, then each call is resent", async () => {
+      d.setTransport({ sessions: true });
+      const c = client();
+      await c.discover();
+      const first = d.issuedSessions.length;
+      d.expireSessions();
+      const outs = await Promise.all([c.callTool("list_signals", {}), c.callTool("get_signal", { name: "board-alarm" })]);
+      expect(outs.map((o) => o.kind)).toEqual(["result", "result"]);
+      expect(d.issuedSessions.length).toBe(first + 1);
+      // Once only: a second 404 in the new session is not retried again.
+      await d.setFault({ mode: "session-expired", methods: ["tools/call"], times: 2 });
+      const again = expectUnavailable(await c.callTool("list_signals", {}), false);
+      expect(again.httpStatus).toBe(404);
+      expect(again.reason).toMatch(/HTTP 404: Session not found/);
+    });
+
+    test("a server that refuses notifications/initialized fails discovery clearly", async () => {
+      d.setTransport({ sessions: true });
+      await d.setFault({ mode: "http-500", methods: ["notifications/initialized"] });
+      const out = await client().discover();
+      expect(out.ok).toBe(false);
+      if (!out.ok) expect(out.reason).toMatch(/^notifications\/initialized: the hosted server did not accept it \(HTTP 500\)/);
     });
   });
 
@@ -148,8 +239,17 @@ describeShared("hosted client against the double", () => {
       const rc = c.listTools().find((t) => t.name === "research_catalog")!;
       expect(rc.discovered).toBe(false);
       const before = d.requests.length;
-      expectUnavailable(await c.callTool("research_catalog", { offset: 0 }), false);
+      for (let k = 0; k < 3; k++) {
+        const out = await c.callTool("research_catalog", { offset: 0 });
+        expect(out.kind).toBe("not-offered");
+        if (out.kind !== "not-offered") continue;
+        expect(out.result.structuredContent).toEqual({ status: "not-offered", tool: "research_catalog", server: { name: "palimpsest", version: "1.9.0" } });
+        expect(out.result.content[0].text).toMatch(/^research_catalog is not offered by this hosted tool server \(palimpsest, 1\.9\.0\)/);
+        expect(out.result.content[0].text).not.toContain(CALM_SENTENCE);
+      }
       expect(d.requests.length).toBe(before);
+      // The drift is reported once (by discovery), not at every call.
+      expect(diagnostics).toEqual(["schema drift: research_catalog: not offered by the hosted server"]);
     });
     test("an extra write tool is never exposed or called", async () => {
       await d.setFault("extra-write-tool");
@@ -187,7 +287,7 @@ describeShared("hosted client against the double", () => {
     test("a call before discovery discovers on demand; a failed discovery makes the call unavailable", async () => {
       const c = client();
       expect((await c.callTool("list_signals", {})).kind).toBe("result");
-      expect(d.requests.map((r) => JSON.parse(r.body).method)).toEqual(["initialize", "tools/list", "tools/call"]);
+      expect(d.requests.map((r) => JSON.parse(r.body).method)).toEqual(["initialize", "notifications/initialized", "tools/list", "tools/call"]);
       const c2 = client();
       await d.setFault("refuse");
       const u = expectUnavailable(await c2.callTool("list_signals", {}), true);

@@ -140,3 +140,63 @@ describe("sendHttp", () => {
     expect(seen).toHaveLength(1);
   });
 });
+
+describe("sendHttp: text/event-stream answers (pickEvent)", () => {
+  const sse = (res: ServerResponse) => res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8" });
+  const pickAnswer = (data: string) => data.includes('"answer"');
+
+  test("the picked event's data is the body, exactly, even split inside a UTF-8 sequence and across CRLF lines", async () => {
+    const event = Buffer.from('data: {"answer": "caf\u00e9 \u{1F600}",\r\ndata:  "n": 1.0}\r\n\r\n');
+    const { url } = await serve((_q, res) => {
+      sse(res);
+      res.write("data: {\"other\": 1}\n\n");
+      // One byte at a time: every multi-byte character is split between chunks.
+      let k = 0;
+      const next = () => (k < event.length ? (res.write(event.subarray(k, ++k)), setImmediate(next)) : undefined);
+      next();
+    });
+    const r = await sendHttp({ method: "POST", url, body: Buffer.from("{}"), timeoutMs: 5000, pickEvent: pickAnswer }, agents);
+    expect(r.eventStream).toBe(true);
+    expect(r.body.toString("utf8")).toBe('{"answer": "caf\u00e9 \u{1F600}",\n "n": 1.0}');
+  });
+
+  test("without pickEvent an event stream is an ordinary body; a non-200 stream is not read as events", async () => {
+    const { url } = await serve((_q, res) => {
+      sse(res);
+      res.end('data: {"answer": 1}\n\n');
+    });
+    const r = await sendHttp({ method: "POST", url, body: Buffer.from("{}"), timeoutMs: 5000 }, agents);
+    expect([r.eventStream, r.body.toString()]).toEqual([false, 'data: {"answer": 1}\n\n']);
+  });
+
+  test("invalid UTF-8 is malformed (not retried); a stream ending first is a connection failure (retried once)", async () => {
+    const bad = await serve((_q, res) => {
+      sse(res);
+      res.end(Buffer.from([0x64, 0x61, 0x74, 0x61, 0x3a, 0x20, 0xff, 0x0a, 0x0a]));
+    });
+    await expect(sendHttp({ method: "POST", url: bad.url, body: Buffer.from("{}"), timeoutMs: 5000, pickEvent: pickAnswer }, agents)).rejects.toMatchObject({
+      kind: "malformed",
+      attempts: 1,
+    });
+    const short = await serve((_q, res) => {
+      sse(res);
+      res.end('data: {"answer": 1}\n'); // no closing blank line: the event is never complete
+    });
+    const e = await sendHttp({ method: "POST", url: short.url, body: Buffer.from("{}"), timeoutMs: 5000, retryDelayMs: 1, pickEvent: pickAnswer }, agents).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(TransportError);
+    expect(e).toMatchObject({ kind: "connection", attempts: 2 });
+    expect(short.seen.length).toBe(2);
+  });
+
+  test("the cap counts every byte of the stream, not only the picked event", async () => {
+    const { url } = await serve((_q, res) => {
+      sse(res);
+      const filler = `data: ${"x".repeat(1000)}\n\n`;
+      for (let k = 0; k < 20; k++) res.write(filler);
+      res.end('data: {"answer": 1}\n\n');
+    });
+    await expect(sendHttp({ method: "POST", url, body: Buffer.from("{}"), timeoutMs: 5000, maxResponseBytes: 10_000, pickEvent: pickAnswer }, agents)).rejects.toMatchObject({
+      kind: "too-large",
+    });
+  });
+});

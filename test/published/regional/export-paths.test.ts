@@ -29,10 +29,11 @@ describe("validated and unvalidated indexes export the same bytes", () => {
   test.each(["bri", "gwadar", "balochistan", "myanmar"])("%s, CSV and JSONL, with filters", (region) => {
     const bytes = fixture(`valid/${region}.json`);
     for (const opts of [
+      { format: "csv", columns: "full" },
       { format: "csv" },
       { format: "jsonl" },
-      { format: "csv", region: "bri" },
-      { format: "csv", since: parseRfc3339("2026-08-22T02:00:00Z")! },
+      { format: "csv", columns: "full", region: "bri" },
+      { format: "csv", columns: "full", since: parseRfc3339("2026-08-22T02:00:00Z")! },
     ] as ExportOptions[]) {
       expect(bothWays(bytes, opts).length).toBeGreaterThan(100);
     }
@@ -47,7 +48,7 @@ describe("validated and unvalidated indexes export the same bytes", () => {
       .replace('"HEADLINE"', '"=caf\\u00e9 \\/ \\"quoted\\" \\\\ tab\\there \\ud83d\\ude00 \\u2028"')
       .replace('"DEK"', '"+line\\r\\nbreak, comma"')
       .replace('"NAME"', '"@\\u0041\\u0042"');
-    const csv = bothWays(encoder.encode(text), { format: "csv" });
+    const csv = bothWays(encoder.encode(text), { format: "csv", columns: "full" });
     expect(csv).toContain("'=café / \"\"quoted\"\" \\ tab\there 😀 \u2028");
     expect(csv).toContain("\"'+line\r\nbreak, comma\"");
     expect(csv).toContain("'@AB");
@@ -55,7 +56,7 @@ describe("validated and unvalidated indexes export the same bytes", () => {
 
   test("a large index (more events than one output chunk holds)", () => {
     const bytes = encoder.encode(JSON.stringify(buildSyntheticIndex({ region: "bri", events: 600 })));
-    const csv = bothWays(bytes, { format: "csv" });
+    const csv = bothWays(bytes, { format: "csv", columns: "full" });
     expect(csv.split("\r\n").length).toBe(602);
   });
 });
@@ -65,7 +66,7 @@ describe("an event that does not conform stops the export", () => {
 
   test("unvalidated: the event is checked and refused, naming it", () => {
     const loaded = loadRegionalInput(broken);
-    const run = () => [...exportLoadedIndex(loaded, { format: "csv" })];
+    const run = () => [...exportLoadedIndex(loaded, { format: "csv", columns: "full" })];
     expect(run).toThrow(RegionalExportError);
     expect(run).toThrow(/^index\.events\[1\]: does not conform/);
   });
@@ -74,14 +75,14 @@ describe("an event that does not conform stops the export", () => {
     const loaded = loadRegionalInput(broken);
     expect(validateLoadedIndex(loaded).conforms).toBe(false);
     expect(isValidatedConforming(loaded)).toBe(false);
-    expect(() => [...exportLoadedIndex(loaded, { format: "csv" })]).toThrow(/^index\.events\[1\]: does not conform/);
+    expect(() => [...exportLoadedIndex(loaded, { format: "csv", columns: "full" })]).toThrow(/^index\.events\[1\]: does not conform/);
   });
 
   test("a plain object (no event text) takes the strict path after validation too", () => {
     const loaded = loadRegionalInput(index("myanmar", 3));
     expect(validateLoadedIndex(loaded).conforms).toBe(true);
     expect(loaded.kind === "object" && loaded.events?.text).toBeFalsy();
-    const csv = [...exportLoadedIndex(loaded, { format: "csv" })].join("");
+    const csv = [...exportLoadedIndex(loaded, { format: "csv", columns: "full" })].join("");
     expect(csv.split("\r\n").length).toBe(5);
   });
 });

@@ -80,7 +80,7 @@ describe("the formula rule", () => {
 
 describe("CSV export", () => {
   test("a header and one CRLF record per event, in the documented columns", () => {
-    const text = exported(fixture("valid/gwadar.json"), { format: "csv" });
+    const text = exported(fixture("valid/gwadar.json"), { format: "csv", columns: "full" });
     expect(text.endsWith("\r\n")).toBe(true);
     const rows = readCsv(text);
     expect(rows[0]).toEqual([...CSV_COLUMNS]);
@@ -133,7 +133,7 @@ describe("CSV export", () => {
     expect(report.conforms).toBe(true);
     expect(report.warnings).toEqual([]);
 
-    const rows = readCsv(exported(idx, { format: "csv" }));
+    const rows = readCsv(exported(idx, { format: "csv", columns: "full" }));
     const cell = (c: string) => rows[2][CSV_COLUMNS.indexOf(c as (typeof CSV_COLUMNS)[number])];
     for (const c of ["headline", "dek", "source_names", "topics", "evidence_strength", "publisher_link_titles", "title_en"]) {
       expect(cell(c).startsWith("'"), `${c}: ${JSON.stringify(cell(c))}`).toBe(true);
@@ -182,7 +182,7 @@ describe("filters", () => {
     const cutoff = all[2].published_at as string;
     const shifted = cutoff.replace(/T(\d\d)/, (_: string, h: string) => `T${String(Number(h) + 2).padStart(2, "0")}`).replace("Z", "+02:00");
     for (const since of [cutoff, shifted]) {
-      const rows = readCsv(exported(fixture("valid/gwadar.json"), { format: "csv", since: parseRfc3339(since)! }));
+      const rows = readCsv(exported(fixture("valid/gwadar.json"), { format: "csv", columns: "full", since: parseRfc3339(since)! }));
       expect(rows.slice(1).map((r) => r[0])).toEqual(all.slice(0, 3).map((e: Obj) => e.event_id));
     }
   });

@@ -7,7 +7,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { REGIONS } from "../../../published/regional/constants.js";
-import { regionalIndexSchema } from "../../../published/regional/schema.js";
+import { NEUTRAL_PROFILE, PROFILE_TOKENS, PUBLISHER_PROFILE } from "../../../published/regional/profiles.js";
+import { regionalIndexSchema, schemasFor } from "../../../published/regional/schema.js";
 import { validateRegionalIndex } from "../../../published/regional/validate.js";
 import { fixtureFiles, type BrokenCase } from "../../fixtures/regional/generate.js";
 import { fixture, fixturesDir } from "./helpers.js";
@@ -35,6 +36,53 @@ describe("valid synthetic indexes", () => {
   test("myanmar has no translation sidecar (the nullable branch); the others have one", () => {
     expect(JSON.parse(fixture("valid/myanmar.json").toString("utf8")).inputs.chinese_translation_sidecar).toBeNull();
     expect(JSON.parse(fixture("valid/gwadar.json").toString("utf8")).inputs.chinese_translation_sidecar.missing_records).toBe(0);
+  });
+});
+
+describe("profiles: the file's own schema_version selects the brand-bearing values", () => {
+  test.each([...REGIONS])("publisher-profile %s conforms, consistent, verified, and says so", (region) => {
+    const report = validateRegionalIndex(fixture(`valid-publisher/${region}.json`));
+    expect(report.errors).toEqual([]);
+    expect([report.conforms, report.profile, report.format]).toEqual([true, "publisher", "palimpsest.regional-captured-index.v1"]);
+    expect(report.warnings).toEqual([]);
+    expect(report.content_sha256.status).toBe("verified");
+  });
+
+  test("the neutral fixtures report the neutral profile", () => {
+    for (const region of REGIONS) {
+      const report = validateRegionalIndex(fixture(`valid/${region}.json`));
+      expect([report.profile, report.format]).toEqual(["neutral", "service.regional-captured-index.v1"]);
+    }
+  });
+
+  test("the publisher fixture differs from the neutral one only in the profile tokens", () => {
+    const real = fixture("valid-publisher/gwadar.json").toString("utf8");
+    const neutral = JSON.parse(fixture("valid/gwadar.json").toString("utf8"));
+    const back = JSON.parse(real.replace(/"content_sha256": "[0-9a-f]{64}"\n}\n$/, '"content_sha256": ""\n}\n'));
+    const swap = (v: unknown): unknown =>
+      typeof v === "string" ? (PROFILE_TOKENS.find((t) => t.publisher === v)?.neutral ?? v) : Array.isArray(v) ? v.map(swap) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)])) : v;
+    expect({ ...(swap(back) as object), content_sha256: neutral.content_sha256 }).toEqual(neutral);
+    // Every token of the table appears in the publisher file (both providers and both model ids are exercised).
+    for (const t of PROFILE_TOKENS) expect(real.includes(JSON.stringify(t.publisher)), t.publisher).toBe(true);
+  });
+
+  test("the table maps every neutral token of the specification to one real value, and no value to both", () => {
+    expect(PROFILE_TOKENS.map((t) => t.neutral)).toEqual([
+      NEUTRAL_PROFILE.schema_version, NEUTRAL_PROFILE.prompt_revision, ...NEUTRAL_PROFILE.providers, ...NEUTRAL_PROFILE.model_ids,
+    ]);
+    expect(NEUTRAL_PROFILE).toMatchObject({ schema_version: "service.regional-captured-index.v1", prompt_revision: "service-zh-en-metadata-v1", providers: ["model-api", "model-router"], model_ids: ["lite-model-1", "vendor/lite-model-1"] });
+    const neutral = new Set(PROFILE_TOKENS.map((t) => t.neutral));
+    for (const t of PROFILE_TOKENS) expect(neutral.has(t.publisher)).toBe(false);
+    expect(PUBLISHER_PROFILE.schema_version).toBe("palimpsest.regional-captured-index.v1");
+  });
+
+  test("a schema_version of no profile is one error naming both accepted values, checked against the neutral rules", () => {
+    const s = schemasFor("other.regional-captured-index.v1");
+    expect([s.known, s.profile.name]).toEqual([false, "neutral"]);
+    const r = validateRegionalIndex(fixture("broken/schema-version-wrong.json"));
+    expect(r.profile).toBeNull();
+    expect(r.errors[0].message).toContain("palimpsest.regional-captured-index.v1");
+    expect(r.errors[0].message).toContain("service.regional-captured-index.v1");
   });
 });
 
