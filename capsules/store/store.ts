@@ -13,9 +13,6 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { hmac } from "@noble/hashes/hmac.js";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
 import { assertWritableDataDir, inspectDataDir } from "../../src/crypto/data-dir.js";
 import { KeyError } from "../../src/crypto/errors.js";
 import { keyLayout, loadKeys, loadOrCreateKeys, storedKeyMode, type InstallationKeys, type KeyOptions } from "../../src/crypto/keys.js";
@@ -31,7 +28,7 @@ import {
   stageFile,
 } from "../../src/crypto/safe-write.js";
 import { SealKind, seal, unseal } from "../../src/crypto/seal.js";
-import { sha256Hex } from "../../src/hash.js";
+import { hmacSha256Hex, sha256Hex } from "../../src/hash.js";
 import { CAPSULE_MAX_BYTES } from "../capsule/limits.js";
 import { checkCapsuleBytes } from "./capsule-bytes.js";
 import { checkCapsuleId as checkId, openSealedCapsule, type OpenedCapsule } from "./open-capsule.js";
@@ -240,7 +237,7 @@ export class SealedStore {
   /** On-disk name of a retained message: a keyed hash of its SHA-256, so file names do not reveal message hashes. */
   messageName(messageSha256: string): string {
     checkId(messageSha256, "message_sha256");
-    return bytesToHex(hmac(sha256, this.keys.store.bytes, new Uint8Array([...MESSAGE_NAME_DOMAIN, ...encoder.encode(messageSha256)])));
+    return hmacSha256Hex(this.keys.store.bytes, new Uint8Array([...MESSAGE_NAME_DOMAIN, ...encoder.encode(messageSha256)]));
   }
 
   /**
