@@ -3,8 +3,7 @@
  * plaintext capsules). Synthetic but valid assessment capsules: example 03 of ../shared with varied `created_at`
  * (and so recomputed `assessment_id`s and distinct capsule ids), built with the project's adapter and sealed into a
  * temporary store. Timed: one `evidence-bridge feed` process from start to exit, as a user runs it (module
- * loading, store and pack loading, unsealing, candidate derivation with every hardening rule and the leak guard in
- * worker threads, the all-or-nothing buffer, output to /dev/null); and, for reference, the same command run
+ * loading, store and pack loading, unsealing, candidate derivation with every hardening rule and the leak guard, the all-or-nothing buffer, output to /dev/null); and, for reference, the same command run
  * repeatedly inside this process (warm JIT). Skipped with a note when ../shared (or EVIDENCE_BRIDGE_PACK) is missing.
  *
  * The project machine is shared: next to the wall time, the one-process row reports the feed process's CPU time

@@ -6,7 +6,6 @@ import { build } from "esbuild";
 
 const entryPoints = { bin: "dist/bridge/cli/bin.js" };
 const workers = {
-  "feed-worker": "dist/capsules/feed/feed-worker.js",
 };
 for (const [name, file] of Object.entries(workers)) if (existsSync(file)) entryPoints[name] = file;
 
