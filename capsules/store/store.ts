@@ -46,6 +46,7 @@ import {
 import { checkReceiptBytes, makeReceipt, type ReceiptCheck } from "./receipts.js";
 import { readRowIndex, writeRowIndex, type IndexEntry } from "./row-index.js";
 import { sortRows, DEFAULT_REVIEW_STATUS, rowFacts, type CapsuleRow, type ReviewStatus } from "./rows.js";
+import { errno } from "../../src/errno.js";
 
 /** The part of the configuration (src/config.ts `Config`) the store needs. */
 export interface StoreConfig {
@@ -72,10 +73,6 @@ export const MESSAGE_MAX_BYTES = 16 * 1024 * 1024;
 
 const encoder = new TextEncoder();
 const MESSAGE_NAME_DOMAIN = encoder.encode("evidence-bridge/message-name/v1\0");
-
-function errno(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException).code;
-}
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
