@@ -37,9 +37,9 @@ const CHUNK_BYTES = 1 << 16;
  * Streams canonical text into SHA-256 (node:crypto, in this thread): each piece is UTF-8 encoded straight into one
  * reused buffer (no joined strings, no encoded copies), which goes to the hash whenever it holds a chunk.
  *
- * A helper hash thread used to run @noble/hashes beside parsing. With native SHA-256 it no longer paid: over a
- * 50,000-event index (56.6 MB) validation took 1.3–1.7 s of CPU hashing here against 2.0–2.5 s with the thread, and
- * less wall time too (measured alternately on the shared 2-core machine at load average 16).
+ * A helper hash thread used to run @noble/hashes beside parsing. With native SHA-256 it no longer paid: validating
+ * a 50,000-event index (56.6 MB) took 1.3–1.7 s of CPU hashing in this thread against 2.0–2.5 s with the thread,
+ * and less wall time too (measured alternately on the shared 2-core machine at load average 16).
  */
 export class CanonicalDigest implements CanonicalSink {
   private readonly hash = createHash("sha256");
