@@ -2,6 +2,8 @@
  * Benchmark harness: runs a function several times, reports the median and derived figures. Benchmarks print;
  * they never assert. Each bench module exports an async function returning BenchResult rows.
  */
+import { spawnSync } from "node:child_process";
+import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 
 export interface BenchResult {
@@ -59,6 +61,32 @@ export function atLeastPerSecond(name: string, median_ms: number, count: number,
     target: `≥ ${minPerSecond} ${unit}/s`,
     met: perSecond >= minPerSecond,
   };
+}
+
+/**
+ * The environment whole-process rows run under: this one without NODE_EXTRA_CA_CERTS, as users run (product.md
+ * §11; on the project machine the extra CA file alone costs Node ~31 ms per start).
+ */
+export function userEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
+
+/** The floor of every whole-process row: median wall time of `node -e 0` under {@link userEnv}. */
+export async function floorMs(runs = 9): Promise<number> {
+  const env = userEnv();
+  return measure(() => spawnSync(process.execPath, ["-e", "0"], { env }), { runs, warmup: 1 });
+}
+
+/** The 1-minute load average, rounded to 0.1 (the project machine is shared). */
+export function load1(): number {
+  return Math.round(loadavg()[0] * 10) / 10;
+}
+
+/** Row for "at most floor + extra ms" (a whole-process target over `node -e 0`). */
+export function atMostOverFloor(name: string, median_ms: number, floor: number, extraMs: number, figures?: BenchResult["figures"]): BenchResult {
+  return { name, median_ms, figures: { ...figures, "floor ms": floor, "over floor ms": median_ms - floor }, target: `≤ floor + ${extraMs} ms`, met: median_ms <= floor + extraMs };
 }
 
 export function peakRssMb(): number {

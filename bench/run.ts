@@ -3,7 +3,7 @@
  * `npm run bench -- NAME...` runs only the named groups.
  */
 import { cpus, totalmem } from "node:os";
-import { printTable, type BenchResult } from "./harness.js";
+import { floorMs, load1, printTable, type BenchResult } from "./harness.js";
 
 /** Group name → [module file, exported function]. A group whose module is absent is reported and skipped. */
 const GROUPS: Record<string, readonly [string, string]> = {
@@ -36,7 +36,13 @@ async function runGroups(names: string[]): Promise<void> {
       throw e;
     }
     process.stderr.write(`bench: running ${name}...\n`);
-    rows.push(...(await mod[fn]()));
+    // Every row prints its floor (node -e 0, NODE_EXTRA_CA_CERTS unset) and the load average of its group's run.
+    const floor = await floorMs();
+    const load0 = load1();
+    const groupRows = await mod[fn]();
+    const load = Math.round(((load0 + load1()) / 2) * 10) / 10;
+    for (const r of groupRows) r.figures = { ...r.figures, "floor ms": r.figures?.["floor ms"] ?? floor, "load 1m": r.figures?.["load 1m"] ?? load };
+    rows.push(...groupRows);
   }
   printTable(rows);
 }

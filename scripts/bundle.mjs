@@ -1,21 +1,16 @@
-// Bundles the compiled CLI into a few ESM files so a one-shot command loads a handful of modules instead of
-// ~150 (module resolution dominates cold start). Command modules stay lazy: each becomes its own chunk.
-// Files loaded by URL at run time (worker scripts) are extra entry points, named as the code expects them.
-import { existsSync } from "node:fs";
+// Bundles the compiled CLI into ESM files so a one-shot command loads a few dozen modules instead of ~150.
+// Command modules stay lazy: each becomes its own chunk, and shared code lands in chunks esbuild splits out.
+// BUNDLE_SINGLE=1 writes one file instead (dynamic imports become lazy initialisers inside it); measured against
+// the chunk graph it starts slower, because every start then parses the MCP SDK and zod too (docs/startup.md).
 import { build } from "esbuild";
 
-const entryPoints = { bin: "dist/bridge/cli/bin.js" };
-const workers = {
-  "feed-worker": "dist/capsules/feed/feed-worker.js",
-  "hash-thread-worker": "dist/published/regional/hash-thread-worker.js",
-};
-for (const [name, file] of Object.entries(workers)) if (existsSync(file)) entryPoints[name] = file;
+const single = process.env.BUNDLE_SINGLE === "1";
 
 await build({
-  entryPoints,
+  entryPoints: { bin: "dist/bridge/cli/bin.js" },
   outdir: "dist/bundle",
   bundle: true,
-  splitting: true,
+  splitting: !single,
   format: "esm",
   platform: "node",
   target: "node20",

@@ -12,6 +12,7 @@
  * Nothing here writes to stdout. Diagnostics (schema drift) go to the `diagnostics` callback, stderr by default,
  * and never contain tool arguments.
  */
+import { DEFAULT_TIMEOUT_MS } from "../../src/config.js";
 import { checkEgress, type EgressSecrets } from "./egress-guard.js";
 import { Agents, MAX_RESPONSE_BYTES, mediaType, sendHttp, TransportError, type HttpResponse } from "./http-transport.js";
 import { answersRequest, buildNotification, buildRequest, MAX_REQUEST_BYTES, parseResponse, type RpcErrorObject } from "./json-rpc.js";
@@ -20,7 +21,6 @@ import { PublishedFiles, type PublishedOutcome } from "./published-files.js";
 import { detectDrift, formatDrift, isReadOnly, type DriftReport } from "./schema-drift.js";
 import { unavailableResult, type UnavailableResult } from "./unavailable.js";
 
-export const DEFAULT_TIMEOUT_MS = 45_000;
 /** Protocol versions the hosted server accepts in `MCP-Protocol-Version` (§1.4); the first is preferred. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-06-18", "2025-03-26"] as const;
 

@@ -3,6 +3,7 @@
  * The bridge keeps exposing the pinned schema whatever upstream says; drift is only reported (doctor, stderr).
  */
 import { isPublicToolName, PINNED_TOOLS, PUBLIC_TOOL_NAMES, type PublicToolName } from "./pinned-tools.js";
+import { isRecord as isPlainObject } from "../../src/json/value.js";
 
 /** `annotation` differences (descriptions, titles, examples) do not change what a call may carry. */
 export type DifferenceKind = "constraint" | "annotation";
@@ -39,10 +40,6 @@ const MAX_RENDER = 200;
 function render(v: unknown): string {
   const s = JSON.stringify(v) ?? String(v);
   return s.length > MAX_RENDER ? `${s.slice(0, MAX_RENDER - 3)}...` : s;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function kindOf(path: string): DifferenceKind {

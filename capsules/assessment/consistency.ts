@@ -14,6 +14,7 @@ import type { ExternalObservation, IntelligencePack, IocSet } from "../../publis
 import { checkMessageAgreement } from "./consistency-message.js";
 import { checkPackReference } from "./consistency-pack.js";
 import type { Assessment } from "./types.js";
+import { isRecord } from "../../src/json/value.js";
 
 export type ConsistencyResult = { ok: true } | { ok: false; error: string; path: string; rule: string };
 
@@ -23,10 +24,6 @@ export interface ConsistencyOptions {
 }
 
 const ROOT = "assessment";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** `S` of §4: detector signal names ∪ threat finding rule ids. */
 export function assessmentSignals(assessment: Assessment): Set<string> {

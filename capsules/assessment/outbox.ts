@@ -8,6 +8,7 @@ import { closeSync, constants, fstatSync, lstatSync, mkdirSync, chmodSync, openS
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { fsyncDir, linkNoReplace, removeQuietly, stageFile } from "../../src/crypto/safe-write.js";
 import { AssessmentError } from "./errors.js";
+import { errno as errnoCode } from "../../src/errno.js";
 
 const ID = /^[0-9a-f]{64}$/;
 
@@ -16,7 +17,7 @@ function outboxError(message: string): AssessmentError {
 }
 
 function errno(e: unknown): string {
-  return (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+  return errnoCode(e) ?? (e as Error).message;
 }
 
 /** Rejects empty, `.` and `..` components (`./x` and `a/../b` are refused, unlike the reference). */

@@ -9,13 +9,9 @@
  * adapter, whose nesting is fixed and shallow, so fromJs's depth cut-off never applies.
  */
 import { JsonFloat, type JsonValue } from "../../src/json/value.js";
+import { isPlainObject } from "../../src/json/value.js";
 
 const isEnumerable = Object.prototype.propertyIsEnumerable;
-
-function isPlainObject(v: object): boolean {
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
 
 /** True when `rebuilt`, read as the value model, is strictly equal to `stored`. */
 export function equalsRebuilt(stored: JsonValue, rebuilt: unknown): boolean {

@@ -7,14 +7,10 @@
  */
 import { JsonFloat } from "../../src/json/value.js";
 import { MAX_NESTING } from "./limits.js";
+import { isPlainObject } from "../../src/json/value.js";
 
 /** Below this depth nothing can be valid anyway; stopping here bounds work on cyclic or absurdly deep input. */
 const MAX_WALK_DEPTH = MAX_NESTING + 4;
-
-function isPlainObject(v: object): boolean {
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
 
 export function fromJs(v: unknown, depth = 0): unknown {
   if (typeof v === "number") {

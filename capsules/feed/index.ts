@@ -1,6 +1,5 @@
 /** Public API of the outward feed. */
 export { buildFeed, FeedCollector, feedIds, feedItem, type FeedItem, type FeedOptions, type FeedOutcome, type WithheldEntry } from "./feed.js";
-export { autoWorkers, buildFeedParallel, MAX_WORKERS, PARALLEL_MIN_CAPSULES, runFeed, WorkerStartError, type ParallelFeedOptions } from "./parallel.js";
 export { FeedError } from "./errors.js";
 export { feedOrderKey } from "./order.js";
 export { feedSummaryJson, feedSummaryLines, groupWithheld, type WithheldGroup } from "./report.js";

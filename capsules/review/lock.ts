@@ -15,6 +15,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { ReviewError } from "./errors.js";
+import { errno } from "../../src/errno.js";
 
 export interface LockOptions {
   /** Give up after this long (default 10 s). */
@@ -33,10 +34,6 @@ interface LockInfo {
   host: string;
   token: string;
   created: number;
-}
-
-function errno(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException).code;
 }
 
 function sleep(ms: number): void {

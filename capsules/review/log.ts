@@ -24,6 +24,7 @@ import { decisionTime, recordBytes, REVIEW_RECORD_SCHEMA, signRecord, type Unsig
 import { DEFAULT_POLICY, type ReviewPolicy } from "./policy.js";
 import { finalText, type LoggedRecord } from "./state.js";
 import { noteProblem, reviewerNameProblem } from "./text-rules.js";
+import { errno } from "../../src/errno.js";
 
 /** Largest log read (about 300,000 records). */
 export const LOG_MAX_BYTES = 256 * 1024 * 1024;
@@ -35,10 +36,6 @@ export interface LogVerification extends ChainCheck {
   /** The first failure, one line naming the record (or the head file). */
   error?: string;
   warnings: string[];
-}
-
-function errno(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException).code;
 }
 
 /** The log's bytes (empty when there is no log yet). */

@@ -11,6 +11,7 @@ import type { JsonObject } from "../../src/json/value.js";
 import { checkCapsuleBytes } from "./capsule-bytes.js";
 import { StoreError } from "./errors.js";
 import { CAPSULE_ID, capsuleLabel, SEALED_SUFFIX, storeLayout } from "./layout.js";
+import { errno } from "../../src/errno.js";
 
 /** A stored capsule as opened: the exact file bytes and the envelope the strict loader parsed from them. */
 export interface OpenedCapsule {
@@ -26,10 +27,6 @@ export interface CapsuleOpener {
 /** Throws {@link StoreError} `invalid-id` unless `id` is 64 lowercase hexadecimal digits. */
 export function checkCapsuleId(id: string, what = "capsule id"): void {
   if (typeof id !== "string" || !CAPSULE_ID.test(id)) throw new StoreError("invalid-id", `${what} must be 64 lowercase hexadecimal digits`);
-}
-
-function errno(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException).code;
 }
 
 /** Opens the sealed capsule `id` in the capsules directory `dir`; throws {@link StoreError} or the seal's error. */

@@ -13,9 +13,6 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { hmac } from "@noble/hashes/hmac.js";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
 import { assertWritableDataDir, inspectDataDir } from "../../src/crypto/data-dir.js";
 import { KeyError } from "../../src/crypto/errors.js";
 import { keyLayout, loadKeys, loadOrCreateKeys, storedKeyMode, type InstallationKeys, type KeyOptions } from "../../src/crypto/keys.js";
@@ -31,7 +28,7 @@ import {
   stageFile,
 } from "../../src/crypto/safe-write.js";
 import { SealKind, seal, unseal } from "../../src/crypto/seal.js";
-import { sha256Hex } from "../../src/hash.js";
+import { hmacSha256Hex, sha256Hex } from "../../src/hash.js";
 import { CAPSULE_MAX_BYTES } from "../capsule/limits.js";
 import { checkCapsuleBytes } from "./capsule-bytes.js";
 import { checkCapsuleId as checkId, openSealedCapsule, type OpenedCapsule } from "./open-capsule.js";
@@ -49,6 +46,7 @@ import {
 import { checkReceiptBytes, makeReceipt, type ReceiptCheck } from "./receipts.js";
 import { readRowIndex, writeRowIndex, type IndexEntry } from "./row-index.js";
 import { sortRows, DEFAULT_REVIEW_STATUS, rowFacts, type CapsuleRow, type ReviewStatus } from "./rows.js";
+import { errno } from "../../src/errno.js";
 
 /** The part of the configuration (src/config.ts `Config`) the store needs. */
 export interface StoreConfig {
@@ -75,10 +73,6 @@ export const MESSAGE_MAX_BYTES = 16 * 1024 * 1024;
 
 const encoder = new TextEncoder();
 const MESSAGE_NAME_DOMAIN = encoder.encode("evidence-bridge/message-name/v1\0");
-
-function errno(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException).code;
-}
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
@@ -240,7 +234,7 @@ export class SealedStore {
   /** On-disk name of a retained message: a keyed hash of its SHA-256, so file names do not reveal message hashes. */
   messageName(messageSha256: string): string {
     checkId(messageSha256, "message_sha256");
-    return bytesToHex(hmac(sha256, this.keys.store.bytes, new Uint8Array([...MESSAGE_NAME_DOMAIN, ...encoder.encode(messageSha256)])));
+    return hmacSha256Hex(this.keys.store.bytes, new Uint8Array([...MESSAGE_NAME_DOMAIN, ...encoder.encode(messageSha256)]));
   }
 
   /**

@@ -4,6 +4,7 @@
  * Only paths are reported, never values (the compared data may be private).
  */
 import { joinPath } from "./errors.js";
+import { isRecord } from "../../src/json/value.js";
 
 export interface Difference {
   path: string;
@@ -12,10 +13,6 @@ export interface Difference {
 }
 
 const SAFE_KEY = /^[a-z_][a-z0-9_]{0,63}$/;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 export function firstDifference(actual: unknown, expected: unknown, path: string): Difference | undefined {
   if (Array.isArray(expected)) {

@@ -15,6 +15,7 @@ import {
   SUBMITTED_MESSAGE_GROUP,
   type IocKind,
 } from "./vocabulary.js";
+import { isRecord } from "../../src/json/value.js";
 
 export const OBSERVATION_FIELDS = [
   "typology_id",
@@ -32,10 +33,6 @@ export const OBSERVATION_FIELDS = [
 ] as const;
 
 const IDENTIFIER_FIELDS = ["typology_id", "evidence_class", "source_id", "source_group"] as const;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * Checks one observation's shape and field rules (§4.5 + hardened: exactly the 12 string fields, no control or

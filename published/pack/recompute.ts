@@ -16,6 +16,7 @@ import { checkObservationBinding, checkObservationTypology, validateObservation 
 import { independentBackers, supportLevel } from "./support.js";
 import type { ExternalObservation, Hypothesis, IntelligencePack, IocSet, MatchedIndicator, PackIndicator, PackTypology } from "./types.js";
 import { SPECIFICITY_RANK, SUPPORT_LEVELS, type Specificity } from "./vocabulary.js";
+import { isRecord } from "../../src/json/value.js";
 
 const HYPOTHESIS_FIELDS = [
   "typology_id",
@@ -31,10 +32,6 @@ const HYPOTHESIS_FIELDS = [
 ] as const;
 
 const INDICATOR_FIELDS = ["id", "label", "evidence_class", "specificity", "term_hits", "signal_hits"] as const;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function expectRecord(v: unknown, path: string, fields: readonly string[]): Record<string, unknown> {
   if (!isRecord(v)) throw new PackError(path, "type", "expected an object");

@@ -5,7 +5,6 @@
  * Events are validated one at a time (see load.ts), so time and memory stay linear in the input and the parsed
  * form of only one event is alive at once.
  */
-import { availableParallelism } from "node:os";
 import { toPlain } from "../../src/json/plain.js";
 import { kindOf, memberPath, indexPath, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { byKey, CanonicalDigest, FLOAT_REASON, plainWithCanonical, writeCanonical, type CanonicalSink } from "./canonical-digest.js";
@@ -16,7 +15,6 @@ import { finding, FindingList, floatFindings, hasFloat, issuesToFindings, type R
 import { fromPlain, PlainValueError } from "./from-plain.js";
 import { IndexLoadError, loadIndexBytes, type EventSource, type LoadedIndex, type LoadFailure } from "./load.js";
 import { checkEvent } from "./event-check.js";
-import { startHashThread } from "./hash-thread.js";
 import { schemasFor, type RegionalEvent } from "./schema.js";
 
 /** Our reading of `content_sha256`; the format states only its pattern. */
@@ -72,12 +70,6 @@ export interface ValidateOptions {
    * saves the SHA-256 of the whole canonical text; the report then says `not_checked` with {@link DIGEST_SKIPPED}.
    */
   contentDigest?: boolean;
-  /**
-   * Hash in a helper thread, beside parsing and checking (default: for indexes of at least
-   * {@link HASH_THREAD_MIN_EVENTS} events on a machine with two or more cores). The digest is the same either way;
-   * if the thread cannot start, hashing stays in this thread.
-   */
-  hashThread?: boolean;
 }
 
 /** The `content_sha256` reason when the caller asked not to compute it. */
@@ -185,63 +177,50 @@ export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions =
   const declaredValue = header.get("content_sha256");
   const declared = typeof declaredValue === "string" ? declaredValue : null;
   const wantDigest = opts.contentDigest !== false;
-  const sink = wantDigest ? new CanonicalDigest(hashThreadWanted(opts, events) ? startHashThread() : undefined) : new FloatCounter();
-  try {
-    const digest = new DigestRun(header, events !== undefined, sink);
-    if (events !== undefined) {
-      const eventsPath = memberPath(INDEX_ROOT, "events");
-      for (let i = 0; i < events.count; i++) {
-        let ev: JsonValue;
-        try {
-          ev = events.get(i);
-        } catch (e) {
-          if (e instanceof IndexLoadError) return loadFailureReport(e.failure, events.count);
-          throw e;
-        }
-        // Fast path: a conforming event is decided without zod and hashed from its typed form. Anything else takes
-        // zod, whose issues are the findings (the fast check only ever says yes or no).
-        const typed = checkEvent(ev, schemas.profile);
-        if (typed !== undefined) {
-          digest.conformingEvent(typed);
-          if (consistency !== undefined && errors.total === 0) consistency.addEvent(i, typed);
-          continue;
-        }
-        const path = indexPath(eventsPath, i);
-        const floats = digest.floats;
-        const r = schemas.event.safeParse(digest.event(ev));
-        if (!r.success) issuesToFindings(r.error.issues, ev, path, addError);
-        if (digest.floats > floats) floatFindings(ev, path, pathsOf(errors), addError);
-        if (consistency !== undefined && r.success && errors.total === 0) consistency.addEvent(i, r.data);
+  const sink = wantDigest ? new CanonicalDigest() : new FloatCounter();
+  const digest = new DigestRun(header, events !== undefined, sink);
+  if (events !== undefined) {
+    const eventsPath = memberPath(INDEX_ROOT, "events");
+    for (let i = 0; i < events.count; i++) {
+      let ev: JsonValue;
+      try {
+        ev = events.get(i);
+      } catch (e) {
+        if (e instanceof IndexLoadError) return loadFailureReport(e.failure, events.count);
+        throw e;
       }
+      // Fast path: a conforming event is decided without zod and hashed from its typed form. Anything else takes
+      // zod, whose issues are the findings (the fast check only ever says yes or no).
+      const typed = checkEvent(ev, schemas.profile);
+      if (typed !== undefined) {
+        digest.conformingEvent(typed);
+        if (consistency !== undefined && errors.total === 0) consistency.addEvent(i, typed);
+        continue;
+      }
+      const path = indexPath(eventsPath, i);
+      const floats = digest.floats;
+      const r = schemas.event.safeParse(digest.event(ev));
+      if (!r.success) issuesToFindings(r.error.issues, ev, path, addError);
+      if (digest.floats > floats) floatFindings(ev, path, pathsOf(errors), addError);
+      if (consistency !== undefined && r.success && errors.total === 0) consistency.addEvent(i, r.data);
     }
-    const conforms = errors.total === 0;
-    if (conforms) {
-      consistency?.finish();
-      conformingIndexes.add(loaded);
-    }
-
-    let sha: ContentDigestResult;
-    const computed = digest.finish();
-    if (!wantDigest) sha = notChecked(DIGEST_SKIPPED, declared);
-    else if (computed === undefined) sha = notChecked(FLOAT_REASON, declared);
-    else if (declared === null) sha = { ...notChecked("content_sha256 is missing or not a string"), computed };
-    else sha = { status: computed === declared ? "verified" : "mismatch", declared, computed, reason: null, rule: CONTENT_SHA256_RULE };
-
-    const region = header.get("region");
-    const eventCount = events !== undefined ? events.count : null;
-    return report(errors, warnings, typeof region === "string" ? region : null, eventCount, conforms, sha, schemas);
-  } finally {
-    // Lets a helper hash thread end when the digest is not finished (a load error part-way).
-    sink.close();
   }
-}
+  const conforms = errors.total === 0;
+  if (conforms) {
+    consistency?.finish();
+    conformingIndexes.add(loaded);
+  }
 
-/** Events from which the digest is hashed in a helper thread by default: below, starting it costs more than it saves. */
-export const HASH_THREAD_MIN_EVENTS = 8192;
+  let sha: ContentDigestResult;
+  const computed = digest.finish();
+  if (!wantDigest) sha = notChecked(DIGEST_SKIPPED, declared);
+  else if (computed === undefined) sha = notChecked(FLOAT_REASON, declared);
+  else if (declared === null) sha = { ...notChecked("content_sha256 is missing or not a string"), computed };
+  else sha = { status: computed === declared ? "verified" : "mismatch", declared, computed, reason: null, rule: CONTENT_SHA256_RULE };
 
-function hashThreadWanted(opts: ValidateOptions, events: EventSource | undefined): boolean {
-  if (opts.hashThread !== undefined) return opts.hashThread;
-  return events !== undefined && events.count >= HASH_THREAD_MIN_EVENTS && availableParallelism() >= 2;
+  const region = header.get("region");
+  const eventCount = events !== undefined ? events.count : null;
+  return report(errors, warnings, typeof region === "string" ? region : null, eventCount, conforms, sha, schemas);
 }
 
 function report(
@@ -275,7 +254,6 @@ class FloatCounter implements CanonicalSink {
   float(): void {
     this.floats++;
   }
-  close(): void {}
 }
 
 /**

@@ -5,10 +5,7 @@
 import { accessSync, chmodSync, constants, mkdirSync, statSync } from "node:fs";
 import { DataDirError } from "./errors.js";
 import { DIR_MODE } from "./safe-write.js";
-
-function errno(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException).code;
-}
+import { errno } from "../errno.js";
 
 /** "present", "absent", or throws when the path exists but is not a usable directory. */
 export function inspectDataDir(home: string): "present" | "absent" {

@@ -12,15 +12,12 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { KeyError } from "./errors.js";
 import { createFileExclusive } from "./safe-write.js";
+import { errno } from "../errno.js";
 
 /** Largest key file read; any real key file is far smaller. */
 export const KEY_FILE_MAX_BYTES = 65_536;
 
 const KEY_LINE = /^evidence-bridge ([a-z][a-z0-9-]{0,63}) v(\d{1,4})$/;
-
-function errno(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException).code;
-}
 
 export function encodeKeyFile(type: string, key: Uint8Array): Uint8Array {
   return new TextEncoder().encode(`evidence-bridge ${type} v1\n${bytesToHex(key)}\n`);

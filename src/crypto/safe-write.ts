@@ -24,6 +24,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { SafeWriteError } from "./errors.js";
+import { errno } from "../errno.js";
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
@@ -32,10 +33,6 @@ export const TEMP_PREFIX = ".tmp-";
 const TEMP_NAME = /^\.tmp-(\d{1,10})-[0-9a-f]{16}$/;
 /** A temporary file older than this is stale even if its process id is alive again (pid reuse). */
 export const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
-
-function errno(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException).code;
-}
 
 /** Creates `path` as a directory with mode exactly 0700 if absent; refuses a symlink or a non-directory. */
 export function ensurePrivateDir(path: string): void {

@@ -14,15 +14,14 @@
  * | 20 | 24 | nonce, random per file |
  * | 44 | n+16 | secretbox(plaintext, nonce, file key): Poly1305 tag then ciphertext |
  *
+ * The box is tweetnacl's (node:crypto has no XSalsa20); the key id and the file key are hashed with node:crypto.
  * The file key is HMAC-SHA256(store key, "evidence-bridge/seal/v1\0" ‖ bytes 0..19 ‖ UTF-8 name), so every
  * header byte and the file's own name are authenticated: a flipped bit anywhere, a truncated file or a file
  * moved to another name fails with "sealed file failed authentication: <name>". Only a well-formed header that
  * announces a newer version gets a different message.
  */
 import nacl from "tweetnacl";
-import { hmac } from "@noble/hashes/hmac.js";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
+import { bytesToHex, hmacSha256Bytes, sha256Bytes } from "../hash.js";
 import { SealError } from "./errors.js";
 
 export const SEAL_MAGIC = Uint8Array.of(0x89, 0x45, 0x42, 0x53, 0x0d, 0x0a, 0x1a, 0x0a);
@@ -60,12 +59,12 @@ function concat(...parts: Uint8Array[]): Uint8Array {
 
 export function storeKey(bytes: Uint8Array): StoreKey {
   if (bytes.length !== STORE_KEY_BYTES) throw new RangeError(`a store key has ${STORE_KEY_BYTES} bytes, got ${bytes.length}`);
-  const id = sha256(concat(KEY_ID_DOMAIN, bytes)).subarray(0, KEY_ID_BYTES);
+  const id = sha256Bytes(concat(KEY_ID_DOMAIN, bytes)).slice(0, KEY_ID_BYTES);
   return Object.freeze({ bytes: Uint8Array.from(bytes), id, idHex: bytesToHex(id) });
 }
 
 function fileKey(key: StoreKey, header20: Uint8Array, name: string): Uint8Array {
-  return hmac(sha256, key.bytes, concat(FILE_KEY_DOMAIN, header20, encoder.encode(name)));
+  return hmacSha256Bytes(key.bytes, concat(FILE_KEY_DOMAIN, header20, encoder.encode(name)));
 }
 
 /** Seals `plaintext` in memory for the file called `name` (the name is authenticated with the contents). */

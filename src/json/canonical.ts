@@ -6,7 +6,7 @@
  * reports the first violation (§4.1.2); serialisation then sorts keys by code point.
  */
 import { pythonFloatRepr } from "./legacy.js";
-import { compareCodePoints, codePointLength, hasLoneSurrogate, JsonFloat, MAX_SAFE } from "./value.js";
+import { compareCodePoints, codePointLength, hasLoneSurrogate, isPlainObject, JsonFloat, MAX_SAFE } from "./value.js";
 
 export const CANONICALIZATION_V1 = "palimpsest-json-sorted-utf8-v1";
 export const CANONICAL_CONTENT_LIMIT = 25_165_824;
@@ -60,10 +60,6 @@ export function serialize(value: unknown, rootPath: string, rules: CanonicalRule
 
 type Entries = [string, unknown][];
 
-function isPlainObject(v: object): boolean {
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
 
 /** Object members in document (insertion) order, or undefined when `v` is not an object. */
 function entriesOf(v: unknown): Entries | undefined {

@@ -2,7 +2,7 @@
  * `feed [--include-typology-matches] [--include-clean] [--json-errors]` (product.md §5, §8; assessment-v1 §7.3):
  * JSONL outward candidates of every stored capsule, all or nothing. The library part is capsules/feed/.
  */
-import { runFeed, FeedError, feedSummaryJson, feedSummaryLines, type FeedOutcome } from "../../../capsules/feed/index.js";
+import { buildFeed, FeedError, feedSummaryJson, feedSummaryLines, type FeedOutcome } from "../../../capsules/feed/index.js";
 import { StoreError } from "../../../capsules/store/errors.js";
 import { openStore, type SealedStore } from "../../../capsules/store/store.js";
 import { PackError } from "../../../published/pack/errors.js";
@@ -26,8 +26,7 @@ Order: by created_at (already truncated to the hour, UTC), oldest first, then by
   --json-errors               report withheld capsules and errors on stderr as one JSON object
 
 All or nothing: every line is built (in memory, spilling to a private temporary file for large stores) before
-anything is printed; on any error nothing is printed. Large stores are processed by this thread plus worker
-threads (one per other core, at most 4); the output does not depend on it. Capsules whose candidate is withheld (hardening or leak
+anything is printed; on any error nothing is printed. Capsules whose candidate is withheld (hardening or leak
 guard) produce no line; stderr says how many and why (rules and paths only, never values). Progress is shown
 on stderr when it is a terminal.
 
@@ -80,10 +79,9 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   const progress = progressReporter(ctx);
   let outcome: FeedOutcome;
   try {
-    const { file, pack } = loadPack(ctx);
+    const { pack } = loadPack(ctx);
     const store = await openIfAny(ctx);
-    outcome = await runFeed(store, pack, {
-      packFile: file,
+    outcome = buildFeed(store, pack, {
       includeTypologyMatches: flags["include-typology-matches"] === true,
       includeClean: flags["include-clean"] === true,
       onProgress: progress.tick,

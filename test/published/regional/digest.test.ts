@@ -3,6 +3,8 @@
  * object without content_sha256, with v1's 512-item and byte caps lifted for large indexes.
  */
 import fc from "fast-check";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { describe, expect, test } from "vitest";
 import { canonicalBytes } from "../../../src/json/canonical.js";
 import { parseStrictJson } from "../../../src/json/parse.js";
@@ -50,6 +52,20 @@ describe("the digest rule", () => {
     const v = parseStrictJson('{"b":1,"10":2,"9":3,"a":{"2":0,"1":0}}');
     expect(canonicalJsonText(v)).toBe(new TextDecoder().decode(canonicalBytes(v)));
     expect(canonicalJsonText(v)).toBe('{"10":2,"9":3,"a":{"1":0,"2":0},"b":1}');
+  });
+
+  test("the streamed native SHA-256 equals @noble/hashes over the whole canonical text, across chunk boundaries", () => {
+    // Pieces of every size: many small ones, some near the 64 KiB chunk, one larger than the 128 KiB buffer.
+    // Members already in code-point order, so JSON.stringify writes the canonical text.
+    const value = {
+      huge: "z\u{1F600}".repeat(70000),
+      near: ["x".repeat(65535), "y".repeat(65537), "ü".repeat(40000)],
+      small: Array.from({ length: 3000 }, (_, i) => `é${i}`),
+      tail: 1,
+    };
+    const text = JSON.stringify(value);
+    expect(text.length).toBeGreaterThan(3 * 65536);
+    expect(canonicalDigestHex(value)).toBe(bytesToHex(sha256(new TextEncoder().encode(text))));
   });
 
   test("holds for an index far beyond 512 events, where canonicalBytes refuses", () => {

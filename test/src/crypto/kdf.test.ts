@@ -1,4 +1,5 @@
 /** scrypt parameters (src/crypto/kdf.ts): bounds are enforced, derivation depends on every parameter. */
+import { scrypt } from "@noble/hashes/scrypt.js";
 import { describe, expect, test } from "vitest";
 import { derivePassphraseKey, kdfParamsProblem, newKdfParams } from "../../../src/crypto/kdf.js";
 import { TEST_KDF } from "./helpers.js";
@@ -29,5 +30,19 @@ describe("scrypt parameters", () => {
     expect(hex(await derivePassphraseKey("pW", p))).not.toBe(k);
     expect(hex(await derivePassphraseKey("pw", newKdfParams(TEST_KDF)))).not.toBe(k);
     expect(hex(await derivePassphraseKey("pw", { ...p, n: 2048 }))).not.toBe(k);
+  });
+
+  test("node:crypto's scrypt equals @noble/hashes' (NFC-normalized UTF-8 passphrase)", async () => {
+    for (const [pw, cost] of [
+      ["pw", TEST_KDF],
+      ["e\u0301 ünïcödé 口令", { n: 1024, r: 4, p: 3 }],
+      ["", { n: 2048, r: 1, p: 1 }],
+    ] as const) {
+      const params = newKdfParams(cost);
+      const expected = scrypt(pw.normalize("NFC"), Buffer.from(params.salt, "hex"), { N: params.n, r: params.r, p: params.p, dkLen: 32 });
+      const got = await derivePassphraseKey(pw, params);
+      expect(got.constructor).toBe(Uint8Array);
+      expect(hex(got)).toBe(hex(expected));
+    }
   });
 });

@@ -1,6 +1,8 @@
 /** Sealed-file format v1 (src/crypto/seal.ts): layout, round trip, and tampering anywhere fails authentication. */
 import fc from "fast-check";
 import nacl from "tweetnacl";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { describe, expect, test } from "vitest";
 import { SealError } from "../../../src/crypto/errors.js";
 import { SEAL_HEADER_BYTES, SEAL_MAGIC, SEAL_OVERHEAD, SealKind, seal, sealedVersion, storeKey, unseal } from "../../../src/crypto/seal.js";
@@ -34,6 +36,16 @@ describe("layout", () => {
     expect(Buffer.from(file.subarray(12, 20)).toString("hex")).toBe(key.idHex);
     expect(SEAL_HEADER_BYTES).toBe(44);
     expect(sealedVersion(file)).toBe(1);
+  });
+
+  test("key id and file key (node:crypto) are the SHA-256 and HMAC the format states, as @noble/hashes computes them", () => {
+    const enc = new TextEncoder();
+    const id = sha256(new Uint8Array([...enc.encode("evidence-bridge/key-id/v1\0"), ...key.bytes])).subarray(0, 8);
+    expect([...key.id]).toEqual([...id]);
+    const file = seal(text, key, SealKind.capsule, NAME);
+    const fileKey = hmac(sha256, key.bytes, new Uint8Array([...enc.encode("evidence-bridge/seal/v1\0"), ...file.subarray(0, 20), ...enc.encode(NAME)]));
+    const opened = nacl.secretbox.open(file.subarray(SEAL_HEADER_BYTES), file.subarray(20, SEAL_HEADER_BYTES), fileKey);
+    expect(opened && Buffer.from(opened).toString("utf8")).toBe(Buffer.from(text).toString("utf8"));
   });
 
   test("a random nonce per seal: the same plaintext never gives the same file, and no plaintext is visible", () => {

@@ -22,6 +22,15 @@ describe("signing key", () => {
     );
   });
 
+  test("public keys derived by node:crypto equal tweetnacl's for random seeds", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (s) => {
+        expect([...signingKeyFromSeed(s).publicKey]).toEqual([...nacl.sign.keyPair.fromSeed(s).publicKey]);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   test("RFC 8032 test vector 1 (empty message)", () => {
     const k = signingKeyFromSeed(Buffer.from("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60", "hex"));
     expect(Buffer.from(k.publicKey).toString("hex")).toBe("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a");
