@@ -12,7 +12,7 @@ import { validateAssessment } from "../../../capsules/assessment/intake.js";
 import { ASSESSMENT_MAX_BYTES } from "../../../capsules/assessment/parse-assessment.js";
 import { firstControlOrFormat, isPythonBlank } from "../../../capsules/assessment/text-rules.js";
 import { PackError } from "../../../published/pack/errors.js";
-import { loadConfiguredPack } from "../../../published/pack/file.js";
+import { useConfiguredPack } from "../pack-choice.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { packageVersion } from "../../package-info.js";
 import { parseFlags, readLimited } from "../args.js";
@@ -98,10 +98,11 @@ function readMessageFile(file: string): { bytes: Uint8Array; text: string } {
   }
 }
 
-function loadPack(ctx: CliContext): { pack: IntelligencePack; config: ReturnType<typeof configFrom> } {
+function loadPack(ctx: CliContext, noStore: boolean): { pack: IntelligencePack; config: ReturnType<typeof configFrom> } {
   const config = configFrom(ctx);
   try {
-    return { pack: loadConfiguredPack(config).pack, config };
+    // A build that seals creates the data directory anyway, so the first pack it uses is remembered there.
+    return { pack: useConfiguredPack(ctx, config, { install: !noStore, createHome: !noStore }).pack, config };
   } catch (e) {
     if (e instanceof PackError) throw new CliError(e.rule === "not-configured" ? e.detail : `intelligence pack: ${e.message}`);
     throw e;
@@ -145,7 +146,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   if (retain && messageFile === undefined) throw new CliError("--retain-message needs --message-file");
   if (retain && noStore) throw new CliError("--retain-message cannot be combined with --no-store (the message is only ever kept sealed)");
   const producer = producerFrom(flags);
-  const { pack, config } = loadPack(ctx);
+  const { pack, config } = loadPack(ctx, noStore);
 
   const bytes = await readLimited(ctx.io.stdin, ASSESSMENT_MAX_BYTES, "assessment exceeds 1 MiB");
   const message = messageFile === undefined ? undefined : readMessageFile(messageFile);
@@ -177,5 +178,5 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
-const command: CliCommand = { help, run };
+const command: CliCommand = { help, summary: "assessment on stdin: validate, build, self-verify and seal a capsule; capsule on stdout", run };
 export default command;
