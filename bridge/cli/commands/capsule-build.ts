@@ -104,7 +104,7 @@ function loadPack(ctx: CliContext, noStore: boolean): { pack: IntelligencePack; 
     // A build that seals creates the data directory anyway, so the first pack it uses is remembered there.
     return { pack: useConfiguredPack(ctx, config, { install: !noStore, createHome: !noStore }).pack, config };
   } catch (e) {
-    if (e instanceof PackError) throw new CliError(e.rule === "not-configured" ? e.detail : `intelligence pack: ${e.message}`);
+    if (e instanceof PackError) throw new CliError(e.rule === "not-configured" || e.rule === "different-pack" ? e.detail : `intelligence pack: ${e.message}`);
     throw e;
   }
 }

@@ -40,7 +40,7 @@ function loadPack(ctx: CliContext): { file: string; pack: IntelligencePack } {
   try {
     return useConfiguredPack(ctx, config);
   } catch (e) {
-    if (e instanceof PackError) throw new FeedError(undefined, e.rule === "not-configured" ? e.detail : `intelligence pack: ${e.message}`);
+    if (e instanceof PackError) throw new FeedError(undefined, e.rule === "not-configured" || e.rule === "different-pack" ? e.detail : `intelligence pack: ${e.message}`);
     throw e;
   }
 }

@@ -67,7 +67,7 @@ function loadPack(ctx: CliContext): IntelligencePack {
   try {
     return useConfiguredPack(ctx, config).pack;
   } catch (e) {
-    if (e instanceof PackError) throw new CliError(e.rule === "not-configured" ? e.detail : `intelligence pack: ${e.message}`);
+    if (e instanceof PackError) throw new CliError(e.rule === "not-configured" || e.rule === "different-pack" ? e.detail : `intelligence pack: ${e.message}`);
     throw e;
   }
 }
