@@ -39,9 +39,13 @@ describe("server.json", () => {
     }
   });
 
-  test("no npx anywhere a user would copy from", () => {
-    for (const f of ["server.json", "README.md", "docs/mcp-clients.md", "bridge/mcp/banner.ts"]) {
-      expect(readFileSync(join(repoRoot, f), "utf8"), f).not.toMatch(/\bnpx\b(?!\s+(tsc|vitest|tsx)\b)(?![^\n]*(never|not published|unpublished|until))/i);
+  test("nothing tells anyone to npx our unpublished name (warnings against it excepted)", () => {
+    const bad = (text: string) =>
+      text.split("\n").filter((l) => (/"command":\s*"npx"/.test(l) || /\bnpx\s+(-y\s+)?evidence-bridge\b/.test(l)) && !/\b(never|not|Do not)\b/i.test(l));
+    expect(bad('"command": "npx",\nrun npx -y evidence-bridge')).toHaveLength(2);
+    for (const f of ["server.json", "README.md", "docs/mcp-clients.md", "docs/install.md", "bridge/mcp/banner.ts"]) {
+      expect(bad(readFileSync(join(repoRoot, f), "utf8")), f).toEqual([]);
     }
+    expect(JSON.stringify(server)).not.toMatch(/runtimeHint/);
   });
 });
