@@ -148,3 +148,14 @@ export function resolvePack(config: PackConfig, opts: { audience?: PackAudience;
     `EVIDENCE_BRIDGE_PACK names ${config.packFile} (sha256 ${pack.sha256}), but the data directory ${config.home} uses the pack with sha256 ${ownDigest}: ${fix}`,
   );
 }
+
+/**
+ * Installs the configured pack as the data directory's own when the directory exists and has none (a command that
+ * just stored something calls this, so a refused command writes nothing). Returns true when it installed.
+ */
+export function rememberFirstPack(config: PackConfig): boolean {
+  if (config.packFile === undefined || existsSync(homePackFiles(config.home).file)) return false;
+  if (inspectDataDir(config.home) !== "present") return false;
+  installPack(config.home, readPackBytes(config.packFile));
+  return true;
+}

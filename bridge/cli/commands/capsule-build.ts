@@ -12,7 +12,7 @@ import { validateAssessment } from "../../../capsules/assessment/intake.js";
 import { ASSESSMENT_MAX_BYTES } from "../../../capsules/assessment/parse-assessment.js";
 import { firstControlOrFormat, isPythonBlank } from "../../../capsules/assessment/text-rules.js";
 import { PackError } from "../../../published/pack/errors.js";
-import { useConfiguredPack } from "../pack-choice.js";
+import { rememberPack, useConfiguredPack } from "../pack-choice.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { packageVersion } from "../../package-info.js";
 import { parseFlags, readLimited } from "../args.js";
@@ -98,11 +98,11 @@ function readMessageFile(file: string): { bytes: Uint8Array; text: string } {
   }
 }
 
-function loadPack(ctx: CliContext, noStore: boolean): { pack: IntelligencePack; config: ReturnType<typeof configFrom> } {
+function loadPack(ctx: CliContext): { pack: IntelligencePack; config: ReturnType<typeof configFrom> } {
   const config = configFrom(ctx);
   try {
-    // A build that seals creates the data directory anyway, so the first pack it uses is remembered there.
-    return { pack: useConfiguredPack(ctx, config, { install: !noStore, createHome: !noStore }).pack, config };
+    // The first pack a sealing build uses is remembered by the data directory, once the capsule is stored.
+    return { pack: useConfiguredPack(ctx, config, { install: false }).pack, config };
   } catch (e) {
     if (e instanceof PackError) throw new CliError(e.rule === "not-configured" || e.rule === "different-pack" ? e.detail : `intelligence pack: ${e.message}`);
     throw e;
@@ -146,7 +146,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   if (retain && messageFile === undefined) throw new CliError("--retain-message needs --message-file");
   if (retain && noStore) throw new CliError("--retain-message cannot be combined with --no-store (the message is only ever kept sealed)");
   const producer = producerFrom(flags);
-  const { pack, config } = loadPack(ctx, noStore);
+  const { pack, config } = loadPack(ctx);
 
   const bytes = await readLimited(ctx.io.stdin, ASSESSMENT_MAX_BYTES, "assessment exceeds 1 MiB");
   const message = messageFile === undefined ? undefined : readMessageFile(messageFile);
@@ -164,6 +164,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
 
   if (!noStore) {
     await sealIntoStore(config, capsuleBytes, id, retain && message ? { bytes: message.bytes, sha256: built.assessment.message_sha256 } : undefined);
+    rememberPack(config);
   }
   if (outbox !== undefined) {
     const { writeOutbox } = await import("../../../capsules/assessment/outbox.js");
