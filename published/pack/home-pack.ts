@@ -54,7 +54,7 @@ function recordedDigest(digestFile: string): string | undefined {
 function notConfigured(home: string, audience: PackAudience): PackError {
   const fix =
     audience === "mcp"
-      ? `set EVIDENCE_BRIDGE_PACK in the server's environment (the bundle's "Intelligence pack file" setting), or install one into ${home} with 'evidence-bridge pack install FILE' or 'evidence-bridge pack fetch --sha256 HEX'`
+      ? `set EVIDENCE_BRIDGE_PACK in the server's environment (the bundle's "Intelligence pack file" setting) to an intelligence-pack-v1.json; the data directory ${home} remembers it after first use`
       : `pass --pack FILE or set EVIDENCE_BRIDGE_PACK, or place ${PACK_FILE_NAME} in ${home} ('evidence-bridge pack install FILE' or 'pack fetch --sha256 HEX')`;
   return new PackError("pack", "not-configured", `no intelligence pack configured: ${fix}`);
 }
@@ -67,7 +67,10 @@ export function loadHomePack(home: string, audience: PackAudience = "cli"): Reso
   const pack = loadPack(bytes);
   const recorded = recordedDigest(digestFile);
   if (recorded !== undefined && recorded !== pack.sha256) {
-    const fix = audience === "mcp" ? "reinstall it with 'evidence-bridge pack install FILE --replace'" : "reinstall it with 'pack install FILE --replace'";
+    const fix =
+      audience === "mcp"
+        ? `remove it and set EVIDENCE_BRIDGE_PACK in the server's environment (the bundle's "Intelligence pack file" setting) to the pack to install`
+        : "reinstall it with 'pack install FILE --replace'";
     throw new PackError("pack", "digest", `${file} changed since it was installed (recorded sha256 ${recorded}, file sha256 ${pack.sha256}): ${fix}`);
   }
   return { file, pack };
@@ -140,7 +143,7 @@ export function resolvePack(config: PackConfig, opts: { audience?: PackAudience;
   }
   const fix =
     audience === "mcp"
-      ? `unset EVIDENCE_BRIDGE_PACK in the server's environment (the bundle's "Intelligence pack file" setting) to use the data directory's pack, or replace it with 'evidence-bridge pack install FILE --replace'`
+      ? `clear EVIDENCE_BRIDGE_PACK in the server's environment (the bundle's "Intelligence pack file" setting) to use the data directory's pack, or point EVIDENCE_BRIDGE_HOME at a data directory for the other pack`
       : "unset EVIDENCE_BRIDGE_PACK, pass --pack FILE for one run, or replace the data directory's pack with 'pack install FILE --replace'";
   throw new PackError(
     "pack",
