@@ -3,7 +3,7 @@
  * mode pays the key derivation once) and the intelligence pack (reloaded when its file changes). Modules of the
  * private side are imported on first use only, so `initialize` does not wait for them.
  */
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import type { Config } from "../../src/config.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import type { SealedStore } from "../../capsules/store/store.js";
@@ -49,8 +49,12 @@ export class PrivateState {
    * the configuration that fixes them (environment variable or bundle setting), never a CLI flag. Throws PackError.
    */
   async loadPack(): Promise<{ file: string; pack: IntelligencePack }> {
-    const { resolvePack, homePackFiles } = await import("../../published/pack/home-pack.js");
+    const { rememberFirstPack, resolvePack, homePackFiles } = await import("../../published/pack/home-pack.js");
     const own = homePackFiles(this.config.home);
+    // The data directory may have been created since the last call (record_assessment creates the store).
+    if (this.config.packFile !== undefined && !existsSync(own.file) && rememberFirstPack(this.config)) {
+      process.stderr.write(`evidence-bridge: the intelligence pack ${this.config.packFile} is now remembered in ${own.file}\n`);
+    }
     const key = [this.config.packFile, own.file, own.digestFile].map((f) => (f === undefined ? "-" : statKey(f))).join("|");
     const cached = this.pack;
     if (cached && cached.key === key) return cached;
