@@ -29,7 +29,7 @@ async function session<T>(env: Record<string, string>, body: (c: Client) => Prom
   }
 }
 
-const text = (r: { content?: unknown }) => ((r.content as Array<{ text?: string }>)[0]?.text ?? "") as string;
+const text = (r: unknown) => (((r as { content?: Array<{ text?: string }> }).content ?? [])[0]?.text ?? "");
 
 describe("the MCP server on the synthetic example", () => {
   test("records, matches and lists candidates; later sessions use the remembered pack", async () => {
