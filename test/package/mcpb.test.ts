@@ -55,7 +55,8 @@ describe("the MCP Bundle", () => {
 
   test("launched as the manifest says, with and without user config, it answers initialize and tools/list", async () => {
     const { command, args, env } = manifest.server.mcp_config;
-    for (const config of [{}, { data_dir: join(work, "data"), pack_file: join(repoRoot, "examples/synthetic/intelligence-pack.json"), mcp_url: "", base_url: "" }]) {
+    const configs: Array<Record<string, string>> = [{}, { data_dir: join(work, "data"), pack_file: join(repoRoot, "examples/synthetic/intelligence-pack.json"), mcp_url: "", base_url: "" }];
+    for (const config of configs) {
       const resolvedEnv = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, substitute(v, config)]));
       if (!("data_dir" in config)) resolvedEnv.EVIDENCE_BRIDGE_HOME = join(work, "default-home");
       const r = await probeServer(command === "node" ? process.execPath : command, args.map((a) => substitute(a, config)), { ...resolvedEnv, HOME: work });
