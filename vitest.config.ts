@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // The second reporter prints one line naming how many groups were skipped for want of ../shared/data.
+    reporters: ["default", "./test/helpers/skip-summary.ts"],
   },
 });

@@ -14,6 +14,8 @@ export interface Config {
   baseUrl: string | undefined;
   /** Intelligence pack file given explicitly, or undefined (use the verified copy in the data directory). */
   packFile: string | undefined;
+  /** True when packFile came from the `--pack` flag (a one-run override of the data directory's own pack). */
+  packFromFlag: boolean;
   /** Upstream call timeout in milliseconds. */
   timeoutMs: number;
   /** Passphrase mode is on when set; the passphrase itself never leaves this object. */
@@ -72,6 +74,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Config {
     mcpUrl: url(flags["mcp-url"] !== undefined ? "--mcp-url" : "EVIDENCE_BRIDGE_MCP_URL", pick(flags["mcp-url"], "EVIDENCE_BRIDGE_MCP_URL")),
     baseUrl: url(flags["base-url"] !== undefined ? "--base-url" : "EVIDENCE_BRIDGE_BASE_URL", pick(flags["base-url"], "EVIDENCE_BRIDGE_BASE_URL")),
     packFile: pack ? resolve(pack) : undefined,
+    packFromFlag: flags.pack !== undefined && flags.pack !== "",
     timeoutMs: timeout(flags["timeout-ms"] !== undefined ? "--timeout-ms" : "EVIDENCE_BRIDGE_TIMEOUT_MS", pick(flags["timeout-ms"], "EVIDENCE_BRIDGE_TIMEOUT_MS")),
     passphrase: env.EVIDENCE_BRIDGE_PASSPHRASE !== undefined && env.EVIDENCE_BRIDGE_PASSPHRASE !== "" ? env.EVIDENCE_BRIDGE_PASSPHRASE : undefined,
   };

@@ -26,7 +26,9 @@ export class CliError extends Error {
 }
 
 export interface CliCommand {
-  /** Usage text printed by `--help`. */
+  /** Usage text printed by `--help`: a `usage:` line, a blank line, then a paragraph whose first sentence says what it does. */
   help: string;
+  /** One line for the command list; when absent, the first sentence of `help` after the usage line is used. */
+  summary?: string;
   run(args: string[], ctx: CliContext): Promise<number>;
 }

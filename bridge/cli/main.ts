@@ -17,6 +17,9 @@ const COMMANDS: Record<string, readonly [file: string, name: string]> = {
   "capsule import": ["capsule-store", "importCmd"],
   "pack verify": ["pack", "verify"],
   "pack match": ["pack", "match"],
+  "pack signals": ["pack", "signals"],
+  "pack install": ["pack", "install"],
+  "pack fetch": ["pack", "fetch"],
   "keys init": ["keys", "init"],
   "keys show": ["keys", "show"],
   "index validate": ["index-cmd", "validate"],
@@ -61,18 +64,48 @@ async function load(key: string): Promise<CliCommand> {
 /** Global flags accepted before the command; they feed the one configuration object (src/config.ts). */
 const GLOBAL_FLAGS = new Set(["home", "mcp-url", "base-url", "pack", "timeout-ms"]);
 
-const USAGE = `usage: evidence-bridge [global flags] [command] [args]
+/** The usage text with one line per command, read from each command module's own help (bridge/cli/help.ts). */
+async function usage(): Promise<string> {
+  const { summaryOf, usageText } = await import("./help.js");
+  const entries = [];
+  for (const name of Object.keys(COMMANDS)) {
+    let summary: string;
+    try {
+      summary = summaryOf(await load(name));
+    } catch (e) {
+      if (!(e instanceof CliError)) throw e;
+      summary = "(not available in this build)";
+    }
+    entries.push({ name, summary });
+  }
+  entries.push({ name: "help [COMMAND]", summary: "this list, or one command's usage" });
+  return usageText(entries);
+}
 
-With no command, serves MCP over stdio (what desktop MCP clients launch).
-
-Global flags (before or after the command): --home DIR, --mcp-url URL, --base-url URL, --pack FILE,
-  --timeout-ms N
-
-Commands:
-${[...new Set(Object.keys(COMMANDS))].map((c) => `  ${c}`).join("\n")}
-
-Run 'evidence-bridge COMMAND --help' for a command's usage.
-`;
+/** `help` and `help COMMAND [SUB]`. */
+async function runHelp(words: string[], io: CliIo): Promise<number> {
+  if (words.length === 0) {
+    io.stdout.write(await usage());
+    return 0;
+  }
+  const two = words.slice(0, 2).join(" ");
+  const key = COMMANDS[two] ? two : COMMANDS[words[0]] && words.length === 1 ? words[0] : undefined;
+  if (key === undefined) {
+    const group = Object.keys(COMMANDS).filter((c) => c.startsWith(`${words[0]} `));
+    if (group.length > 0 && words.length === 1) {
+      const { summaryOf } = await import("./help.js");
+      const width = Math.max(...group.map((g) => g.length));
+      const lines = [];
+      for (const g of group) lines.push(`  ${g.padEnd(width)}  ${summaryOf(await load(g))}`);
+      io.stdout.write(`usage: evidence-bridge ${words[0]} <${group.map((g) => g.split(" ")[1]).join("|")}> ...\n\n${lines.join("\n")}\n`);
+      return 0;
+    }
+    throw new CliError(`help: unknown command: ${words.join(" ")} (see 'evidence-bridge help')`);
+  }
+  const command = await load(key);
+  io.stdout.write(command.help.endsWith("\n") ? command.help : `${command.help}\n`);
+  return 0;
+}
 
 /**
  * Global flags may also follow the command (`pack verify --pack FILE`): they are taken out of the command's
@@ -106,7 +139,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   while (i < argv.length && argv[i].startsWith("--")) {
     const arg = argv[i];
     if (arg === "--help" || arg === "-h") {
-      io.stdout.write(USAGE);
+      io.stdout.write(await usage());
       return 0;
     }
     if (arg === "--version") {
@@ -126,13 +159,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const rest = argv.slice(i);
   const ctx: CliContext = { io, globalFlags };
   if (rest.length === 0) return (await load("serve")).run([], ctx);
+  if (rest[0] === "help") return runHelp(rest.slice(1), io);
   const two = `${rest[0]} ${rest[1] ?? ""}`;
   const key = COMMANDS[two] ? two : COMMANDS[rest[0]] && !rest[0].includes(" ") ? rest[0] : undefined;
   if (key === undefined) {
     const group = Object.keys(COMMANDS).filter((c) => c.startsWith(`${rest[0]} `));
     if (group.length > 0 && (rest[1] === undefined || rest[1] === "--help" || rest[1] === "-h")) {
-      io.stdout.write(`usage: evidence-bridge ${rest[0]} <${group.map((g) => g.split(" ")[1]).join("|")}> ...\n`);
-      return rest[1] === undefined ? 2 : 0;
+      if (rest[1] !== undefined) return runHelp([rest[0]], io);
+      io.stdout.write(`usage: evidence-bridge ${rest[0]} <${group.map((g) => g.split(" ")[1]).join("|")}> ... (see 'evidence-bridge help ${rest[0]}')\n`);
+      return 2;
     }
     throw new CliError(`unknown command: ${rest.slice(0, 2).join(" ")} (see --help)`);
   }

@@ -9,10 +9,10 @@ export function bannerText(config: Config, version: string): string {
   return [
     `evidence-bridge ${version}: MCP server on stdio (JSON-RPC, one message per line on stdin; answers on stdout)`,
     `  data directory:      ${config.home}`,
-    `  hosted tool server:  ${config.mcpUrl ?? "not configured (the seven public tools answer \"not configured\"; set --mcp-url)"}`,
-    `  published files:     ${config.baseUrl ?? "not configured (readings unavailable; set --base-url)"}`,
-    `  intelligence pack:   ${config.packFile ?? "<data directory>/intelligence-pack-v1.json when present (or --pack FILE)"}`,
-    "  connect a client:    configure your MCP client to run  npx evidence-bridge  (see docs/mcp-clients.md)",
+    `  hosted tool server:  ${config.mcpUrl ?? "not configured (the seven public tools answer \"not configured\"; set EVIDENCE_BRIDGE_MCP_URL or --mcp-url)"}`,
+    `  published files:     ${config.baseUrl ?? "not configured (readings unavailable; set EVIDENCE_BRIDGE_BASE_URL or --base-url)"}`,
+    `  intelligence pack:   ${config.packFile ?? "the data directory's own pack when installed (pack install FILE, or EVIDENCE_BRIDGE_PACK)"}`,
+    "  connect a client:    configure your MCP client to run this command (see docs/mcp-clients.md)",
     "  quit:                Ctrl-D (end of input)",
     "",
   ].join("\n");

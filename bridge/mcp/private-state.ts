@@ -3,7 +3,7 @@
  * mode pays the key derivation once) and the intelligence pack (reloaded when its file changes). Modules of the
  * private side are imported on first use only, so `initialize` does not wait for them.
  */
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import type { Config } from "../../src/config.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import type { SealedStore } from "../../capsules/store/store.js";
@@ -11,7 +11,7 @@ import type { SealedStore } from "../../capsules/store/store.js";
 export class PrivateState {
   private store: SealedStore | undefined;
   private opening: Promise<SealedStore | undefined> | undefined;
-  private pack: { file: string; mtimeMs: number; size: number; pack: IntelligencePack } | undefined;
+  private pack: { key: string; file: string; pack: IntelligencePack } | undefined;
 
   constructor(readonly config: Config) {}
 
@@ -43,22 +43,34 @@ export class PrivateState {
     return this.store;
   }
 
-  /** The configured intelligence pack, loaded again only when its file changed. Throws PackError. */
+  /**
+   * The intelligence pack (published/pack/home-pack.ts): the data directory's own, or the configured one, copied
+   * into the data directory on first use. Loaded again only when one of the files involved changed. Errors name
+   * the configuration that fixes them (environment variable or bundle setting), never a CLI flag. Throws PackError.
+   */
   async loadPack(): Promise<{ file: string; pack: IntelligencePack }> {
-    const { configuredPackPath, loadConfiguredPack, loadPackFile } = await import("../../published/pack/file.js");
-    const { PackError } = await import("../../published/pack/errors.js");
-    const file = configuredPackPath(this.config);
-    if (file === undefined) return loadConfiguredPack(this.config); // throws the not-configured PackError
-    let st;
-    try {
-      st = statSync(file);
-    } catch (e) {
-      throw new PackError("pack", "read", `cannot read intelligence pack ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    const { rememberFirstPack, resolvePack, homePackFiles } = await import("../../published/pack/home-pack.js");
+    const own = homePackFiles(this.config.home);
+    // The data directory may have been created since the last call (record_assessment creates the store).
+    if (this.config.packFile !== undefined && !existsSync(own.file) && rememberFirstPack(this.config)) {
+      process.stderr.write(`evidence-bridge: the intelligence pack ${this.config.packFile} is now remembered in ${own.file}\n`);
     }
+    const key = [this.config.packFile, own.file, own.digestFile].map((f) => (f === undefined ? "-" : statKey(f))).join("|");
     const cached = this.pack;
-    if (cached && cached.file === file && cached.mtimeMs === st.mtimeMs && cached.size === st.size) return cached;
-    const pack = loadPackFile(file);
-    this.pack = { file, mtimeMs: st.mtimeMs, size: st.size, pack };
+    if (cached && cached.key === key) return cached;
+    const resolved = resolvePack(this.config, { audience: "mcp", install: true });
+    if (resolved.installed !== undefined) process.stderr.write(`evidence-bridge: ${resolved.installed}\n`);
+    const after = [this.config.packFile, own.file, own.digestFile].map((f) => (f === undefined ? "-" : statKey(f))).join("|");
+    this.pack = { key: after, file: resolved.file, pack: resolved.pack };
     return this.pack;
+  }
+}
+
+function statKey(file: string): string {
+  try {
+    const st = statSync(file);
+    return `${st.mtimeMs}:${st.size}:${st.ino}`;
+  } catch {
+    return "absent";
   }
 }

@@ -37,7 +37,7 @@ export interface ResourceDeps {
 
 async function readReading(file: string, uri: URL, signal: AbortSignal, deps: ResourceDeps): Promise<ReadResourceResult> {
   if (!deps.published) {
-    throw new McpError(ErrorCode.InternalError, `reading ${file} is unavailable: no published-files base URL is configured (set --base-url or EVIDENCE_BRIDGE_BASE_URL). ${CALM_SENTENCE}`);
+    throw new McpError(ErrorCode.InternalError, `reading ${file} is unavailable: no published-files base URL is configured (set EVIDENCE_BRIDGE_BASE_URL in the server's environment). ${CALM_SENTENCE}`);
   }
   const out = await (await deps.published()).fetch(`readings/${file}`, signal);
   if (!out.ok) {

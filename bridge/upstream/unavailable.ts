@@ -30,7 +30,7 @@ export function unavailableResult(reason: string, retryable: boolean): Unavailab
 
 /** The result of a public tool call when no hosted tool server is configured (product.md §4: no default). */
 export function notConfiguredResult(): UnavailableResult {
-  return unavailableResult("no hosted tool server is configured (set --mcp-url or EVIDENCE_BRIDGE_MCP_URL)", false);
+  return unavailableResult("no hosted tool server is configured (set EVIDENCE_BRIDGE_MCP_URL in the server's environment)", false);
 }
 
 /** True for a value built by {@link unavailableResult} (or the same shape received from elsewhere). */

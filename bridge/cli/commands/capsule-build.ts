@@ -12,7 +12,7 @@ import { validateAssessment } from "../../../capsules/assessment/intake.js";
 import { ASSESSMENT_MAX_BYTES } from "../../../capsules/assessment/parse-assessment.js";
 import { firstControlOrFormat, isPythonBlank } from "../../../capsules/assessment/text-rules.js";
 import { PackError } from "../../../published/pack/errors.js";
-import { loadConfiguredPack } from "../../../published/pack/file.js";
+import { rememberPack, useConfiguredPack } from "../pack-choice.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { packageVersion } from "../../package-info.js";
 import { parseFlags, readLimited } from "../args.js";
@@ -101,9 +101,10 @@ function readMessageFile(file: string): { bytes: Uint8Array; text: string } {
 function loadPack(ctx: CliContext): { pack: IntelligencePack; config: ReturnType<typeof configFrom> } {
   const config = configFrom(ctx);
   try {
-    return { pack: loadConfiguredPack(config).pack, config };
+    // The first pack a sealing build uses is remembered by the data directory, once the capsule is stored.
+    return { pack: useConfiguredPack(ctx, config, { install: false }).pack, config };
   } catch (e) {
-    if (e instanceof PackError) throw new CliError(e.rule === "not-configured" ? e.detail : `intelligence pack: ${e.message}`);
+    if (e instanceof PackError) throw new CliError(e.rule === "not-configured" || e.rule === "different-pack" ? e.detail : `intelligence pack: ${e.message}`);
     throw e;
   }
 }
@@ -163,6 +164,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
 
   if (!noStore) {
     await sealIntoStore(config, capsuleBytes, id, retain && message ? { bytes: message.bytes, sha256: built.assessment.message_sha256 } : undefined);
+    rememberPack(config);
   }
   if (outbox !== undefined) {
     const { writeOutbox } = await import("../../../capsules/assessment/outbox.js");
@@ -177,5 +179,5 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
-const command: CliCommand = { help, run };
+const command: CliCommand = { help, summary: "assessment on stdin: validate, build, self-verify and seal a capsule; capsule on stdout", run };
 export default command;

@@ -2,18 +2,21 @@
  * `evidence-bridge demo`: the main job on the synthetic example that ships with the project (examples/synthetic,
  * written by us), with no network and no configuration. It validates the assessment against the synthetic pack
  * and message, builds and verifies the capsule, seals it into a temporary private store, and prints the outward
- * candidate a reviewer would see. The temporary store is removed afterwards unless --keep is given.
+ * candidate exactly as `review show` prints it by default (it runs that command on the store). The temporary store
+ * is removed afterwards unless --keep is given; then it holds the synthetic pack as its own pack.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { buildAssessmentCapsule, projectProducer } from "../../../capsules/assessment/adapter.js";
 import { validateAssessment } from "../../../capsules/assessment/intake.js";
-import { deriveCandidate } from "../../../capsules/candidates/index.js";
 import { loadCapsuleBytes } from "../../../capsules/capsule/load.js";
 import { verifyCapsule } from "../../../capsules/capsule/verify.js";
 import { openOrCreateStore } from "../../../capsules/store/store.js";
-import { loadPackFile } from "../../../published/pack/file.js";
+import { readPackBytes } from "../../../published/pack/file.js";
+import { installPack } from "../../../published/pack/home-pack.js";
+import { loadPack } from "../../../published/pack/load.js";
 import { packageRoot, packageVersion } from "../../package-info.js";
 import { parseFlags } from "../args.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
@@ -22,16 +25,38 @@ const help = `usage: evidence-bridge demo [--keep]
 
 Runs the whole private pipeline on the synthetic example in examples/synthetic/ (a fictitious message, its
 scamshield-provenance/v1 assessment and a small synthetic intelligence pack, all written by this project):
-validate → build the Evidence Capsule v1 → verify it → seal it into a temporary private store → derive the
-outward candidate (HUMAN_REVIEW_REQUIRED). No network, no configuration; your own data directory is not touched.
+validate → build the Evidence Capsule v1 → verify it → seal it into a temporary private store → show the
+outward candidate exactly as 'review show' shows it to a reviewer by default. No network, no configuration;
+your own data directory is not touched.
 
-  --keep    keep the temporary data directory and print its path (to try 'capsule list' or 'feed' on it)
+  --keep    keep the temporary data directory (with the synthetic pack installed as its own pack) and print
+            the commands to try on it: capsule list, feed, review list and review show work there as written
 `;
+
+/** How the user invoked us, for the "try next" lines: the checkout's bundle under npm run, else the bin name. */
+function invocation(env: NodeJS.ProcessEnv): string {
+  return env.npm_lifecycle_event === "demo" ? "node dist/bundle/bin.js" : "evidence-bridge";
+}
+
+/** Runs another command in this process with the given data directory, capturing its stdout. */
+async function capture(command: CliCommand, args: string[], ctx: CliContext, home: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  const stdout = new Writable({
+    write(chunk: Buffer | string, _enc, cb) {
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+      cb();
+    },
+  });
+  const code = await command.run(args, { io: { ...ctx.io, stdout, env: { ...ctx.io.env, EVIDENCE_BRIDGE_PACK: "" } }, globalFlags: { home } });
+  if (code !== 0) throw new CliError(`demo: review show exited ${code}`);
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
   const { flags } = parseFlags(args, { keep: { type: "boolean" } }, false);
   const dir = join(packageRoot(), "examples", "synthetic");
-  const pack = loadPackFile(join(dir, "intelligence-pack.json"));
+  const packBytes = readPackBytes(join(dir, "intelligence-pack.json"));
+  const pack = loadPack(packBytes);
   const assessmentBytes = readFileSync(join(dir, "assessment.json"));
   const messageText = readFileSync(join(dir, "message.txt"), "utf8");
   const out = (line = "") => ctx.io.stdout.write(`${line}\n`);
@@ -48,8 +73,10 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     const store = await openOrCreateStore({ home, passphrase: undefined });
     const put = store.putCapsule(capsuleBytes, id);
     const receipt = store.receipt(id);
-    const candidate = deriveCandidate(capsuleBytes, pack, { includeTypologyMatches: true, includeClean: false });
-    if (candidate.status !== "emitted") throw new CliError(`demo candidate was ${candidate.status}: ${candidate.reason}`);
+    // The demo directory gets the synthetic pack as its own, so every command works there without --pack.
+    installPack(home, packBytes);
+    const { show } = await import("./review.js");
+    const shown = await capture(show, [id.slice(0, 12)], ctx, home);
 
     out("evidence-bridge demo: synthetic example, nothing leaves this machine");
     out();
@@ -59,20 +86,36 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     out(`2. capsule      ${id}`);
     out(`                verification: ok=${report.ok}, artifacts ${report.artifacts.status}, claims ${report.claims.status}`);
     out(`3. sealed       into a temporary private store (${put.stored}); receipt ${receipt.status}`);
-    out(`4. candidate    ${candidate.candidate.review_status}, digest ${candidate.digest}`);
-    out(`                (IOC values, message text, message hash and pseudonym are not in it; counts only)`);
+    out(`4. candidate    as a reviewer sees it by default ('review show ${id.slice(0, 6)}'); IOC values, message text,`);
+    out(`                message hash and pseudonym are not in it, counts only:`);
     out();
-    out(Buffer.from(candidate.bytes).toString("utf8"));
+    for (const line of shown.replace(/\n$/, "").split("\n")) out(`    ${line}`);
+    out();
+    const eb = invocation(ctx.io.env);
     if (flags.keep === true) {
-      out();
-      out(`kept the demo data directory: ${home}`);
-      out(`try: evidence-bridge --home ${home} capsule list`);
+      out(`kept the demo data directory (synthetic pack installed): ${home}`);
+      out("try next:");
+      out(`  export EVIDENCE_BRIDGE_HOME=${home}`);
+      out(`  ${eb} capsule list`);
+      out(`  ${eb} review list`);
+      out(`  ${eb} review show ${id.slice(0, 6)}`);
+      out(`  ${eb} feed`);
+      out(`  ${eb} help`);
+    } else {
+      const keep = ctx.io.env.npm_lifecycle_event === "demo" ? "npm run demo -- --keep" : `${eb} demo --keep`;
+      const rows: Array<[string, string]> = [
+        [keep, "keep the demo data directory and list the commands to run on it"],
+        [`${eb} help`, "every command with one line on each"],
+        ["README.md", "the review loop on this example, step by step"],
+      ];
+      const width = Math.max(...rows.map((r) => r[0].length));
+      out("try next:");
+      for (const [cmd, what] of rows) out(`  ${cmd.padEnd(width)}  ${what}`);
     }
   } finally {
     if (flags.keep !== true) rmSync(home, { recursive: true, force: true });
   }
   return 0;
 }
-
-const command: CliCommand = { help, run };
+const command: CliCommand = { help, summary: "run the whole private pipeline on the synthetic example (no network, no setup)", run };
 export default command;

@@ -6,7 +6,7 @@ import { buildFeed, FeedError, feedSummaryJson, feedSummaryLines, type FeedOutco
 import { StoreError } from "../../../capsules/store/errors.js";
 import { openStore, type SealedStore } from "../../../capsules/store/store.js";
 import { PackError } from "../../../published/pack/errors.js";
-import { loadConfiguredPack } from "../../../published/pack/file.js";
+import { useConfiguredPack } from "../pack-choice.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
@@ -37,9 +37,9 @@ candidates were withheld; 2 error (nothing on stdout; stderr names the capsule).
 function loadPack(ctx: CliContext): { file: string; pack: IntelligencePack } {
   const config = configFrom(ctx);
   try {
-    return loadConfiguredPack(config);
+    return useConfiguredPack(ctx, config);
   } catch (e) {
-    if (e instanceof PackError) throw new FeedError(undefined, e.rule === "not-configured" ? e.detail : `intelligence pack: ${e.message}`);
+    if (e instanceof PackError) throw new FeedError(undefined, e.rule === "not-configured" || e.rule === "different-pack" ? e.detail : `intelligence pack: ${e.message}`);
     throw e;
   }
 }

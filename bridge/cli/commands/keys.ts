@@ -43,6 +43,7 @@ function describeJson(home: string, d: KeyDescription): string {
 }
 
 export const init: CliCommand = {
+  summary: "create the store key, the signing key and optionally a reviewer or group key",
   help: `usage: evidence-bridge keys init [--reviewer NAME | --group NAME]
 
 Creates, under the data directory (mode 0700), a random 32-byte store key and an Ed25519 signing key in files
@@ -77,6 +78,7 @@ to be shared out of band with the group's members ('keys add-group' installs it;
 };
 
 export const show: CliCommand = {
+  summary: "key mode, paths and fingerprints (never key material)",
   help: `usage: evidence-bridge keys show [--json]
 
 Prints the key mode, the key paths and fingerprints (store-key:<key id>, ed25519:<SHA-256 of the public key>);

@@ -1,18 +1,22 @@
 /**
- * `pack verify [FILE] [--json]` and `pack match [--signals a,b] < message.txt` (product.md §5): check an
- * intelligence pack fail-closed (assessment-v1 §3), and match one message against the configured pack locally
- * (§4). The message text and matched fragments are never written to stderr; `pack match` prints only the
- * hypotheses JSON on stdout.
+ * `pack verify [FILE] [--json]`, `pack install FILE`, `pack fetch --sha256 HEX`, `pack signals` and
+ * `pack match [--signals a,b] < message.txt` (product.md §4, §5): check an intelligence pack fail-closed
+ * (assessment-v1 §3), install it as the data directory's own pack (published/pack/home-pack.ts), list its signal
+ * vocabulary, and match one message against it locally (§4). The message text and matched fragments are never
+ * written to stderr; `pack match` prints only the hypotheses JSON on stdout.
  */
 import { canonicalText } from "../../../src/json/canonical.js";
 import { PackError } from "../../../published/pack/errors.js";
-import { configuredPackPath, loadPackFile } from "../../../published/pack/file.js";
+import { loadPackFile, readPackBytes } from "../../../published/pack/file.js";
+import { installPack } from "../../../published/pack/home-pack.js";
+import { packSignals, unknownSignals } from "../../../published/pack/signals.js";
 import { signalSet } from "../../../published/pack/match.js";
 import { assessProvenance } from "../../../published/pack/provenance.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { parseFlags, readLimited } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { useConfiguredPack } from "../pack-choice.js";
 
 /** Largest message `pack match` reads from stdin. */
 export const MAX_MESSAGE_BYTES = 1_048_576;
@@ -21,7 +25,8 @@ const verifyHelp = `usage: evidence-bridge [--pack FILE] pack verify [FILE] [--j
 
 Checks an intelligence pack (scamshield-intelligence-pack/v1) fail-closed: strict JSON without duplicate keys,
 closed objects, every limit, https-only URLs, literal terms only. Prints version, digest and counts.
-Without FILE, checks the configured pack (--pack, EVIDENCE_BRIDGE_PACK, else <home>/intelligence-pack-v1.json).
+Without FILE, checks the pack commands use (--pack, EVIDENCE_BRIDGE_PACK, else the data directory's own pack);
+the first pack used is copied into the data directory with its digest (see 'pack install').
 
   --json  print the summary as canonical JSON
 
@@ -33,16 +38,41 @@ const matchHelp = `usage: evidence-bridge [--pack FILE] pack match [--signals a,
 Matches one message (UTF-8 on stdin, at most 1 MiB) against the configured intelligence pack and prints the
 message-level hypotheses, origin answer and abstentions as canonical JSON. The text is not stored or echoed.
 
-  --signals a,b  detector signal names and threat rule ids that fired for this message (identifiers)
+  --signals a,b  detector signal names and threat rule ids that fired for this message (identifiers);
+                 names the pack never uses are reported on stderr ('pack signals' lists the pack's names)
+`;
+
+const installHelp = `usage: evidence-bridge pack install FILE [--replace]
+
+Checks FILE like 'pack verify' and copies it into the data directory as intelligence-pack-v1.json with its
+sha256 digest beside it. Later commands and the MCP server use it with no --pack or EVIDENCE_BRIDGE_PACK.
+A data directory that already has a different pack is left alone unless --replace is given.
+
+  --replace  replace the data directory's pack with FILE
+`;
+
+const fetchHelp = `usage: evidence-bridge --base-url URL pack fetch --sha256 HEX [--name NAME] [--replace]
+
+Downloads {base_url}/integrations/NAME/intelligence-pack-v1.json (NAME defaults to "pack"), checks that its
+SHA-256 is HEX and that it passes 'pack verify', and installs it into the data directory (see 'pack install').
+Nothing is installed when the digest differs. Needs --base-url or EVIDENCE_BRIDGE_BASE_URL.
+
+  --sha256 HEX  the digest you were given for the pack (64 hex digits); required
+  --name NAME   the <pack> path segment of the published pack (default: pack)
+  --replace     replace a different pack already in the data directory
+`;
+
+const signalsHelp = `usage: evidence-bridge [--pack FILE] pack signals [--json]
+
+Lists the pack's signal vocabulary: every signal name its indicators refer to, with the typologies that use it.
+These are the names 'pack match --signals' and assessments' detector signals can usefully carry.
+
+  --json  print the list as canonical JSON
 `;
 
 function fail(file: string | undefined, e: unknown): never {
   if (e instanceof PackError) throw new CliError(file === undefined ? e.message : `intelligence pack ${file}: ${e.message}`);
   throw e;
-}
-
-function notConfigured(home: string): string {
-  return `no intelligence pack configured: pass --pack FILE, set EVIDENCE_BRIDGE_PACK, or place intelligence-pack-v1.json in ${home}`;
 }
 
 function summary(file: string, pack: IntelligencePack) {
@@ -66,16 +96,15 @@ async function runVerify(args: string[], ctx: CliContext): Promise<number> {
   const { flags, positionals } = parseFlags(args, { json: { type: "boolean" } });
   if (positionals.length > 1) throw new CliError("pack verify: at most one FILE (see --help)");
   let file: string | undefined = positionals[0];
-  if (file === undefined) {
-    const config = configFrom(ctx);
-    file = configuredPackPath(config);
-    if (file === undefined) throw new CliError(notConfigured(config.home));
-  }
   let pack: IntelligencePack;
-  try {
-    pack = loadPackFile(file);
-  } catch (e) {
-    fail(file, e);
+  if (file === undefined) {
+    ({ file, pack } = configuredPack(ctx));
+  } else {
+    try {
+      pack = loadPackFile(file);
+    } catch (e) {
+      fail(file, e);
+    }
   }
   const s = summary(file, pack);
   if (flags.json === true) {
@@ -112,14 +141,12 @@ function parseSignals(value: string | undefined): Set<string> {
 async function runMatch(args: string[], ctx: CliContext): Promise<number> {
   const { flags } = parseFlags(args, { signals: { type: "string" } }, false);
   const signals = parseSignals(flags.signals as string | undefined);
-  const config = configFrom(ctx);
-  const file = configuredPackPath(config);
-  if (file === undefined) throw new CliError(notConfigured(config.home));
-  let pack: IntelligencePack;
-  try {
-    pack = loadPackFile(file);
-  } catch (e) {
-    fail(file, e);
+  const { pack } = configuredPack(ctx);
+  const unknown = unknownSignals(pack, signals);
+  if (unknown.length > 0) {
+    ctx.io.stderr.write(
+      `pack match: warning: ${unknown.length === 1 ? "this signal name is" : "these signal names are"} not used by the pack and cannot match: ${unknown.join(", ")} (see 'pack signals')\n`,
+    );
   }
   if (ctx.io.stdin.isTTY === true) ctx.io.stderr.write("pack match: reading the message from stdin (Ctrl-D to end)\n");
   const bytes = await readLimited(ctx.io.stdin, MAX_MESSAGE_BYTES, `message exceeds ${MAX_MESSAGE_BYTES} bytes`);
@@ -135,5 +162,89 @@ async function runMatch(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
-export const verify: CliCommand = { help: verifyHelp, run: runVerify };
-export const match: CliCommand = { help: matchHelp, run: runMatch };
+/** The pack commands use (the data directory's own, or the configured one, remembered on first use). */
+function configuredPack(ctx: CliContext): { file: string; pack: IntelligencePack } {
+  try {
+    return useConfiguredPack(ctx, configFrom(ctx));
+  } catch (e) {
+    if (e instanceof PackError && (e.rule === "not-configured" || e.rule === "different-pack")) throw new CliError(e.detail);
+    fail(undefined, e);
+  }
+}
+
+function printInstalled(ctx: CliContext, home: string, pack: IntelligencePack, outcome: "installed" | "unchanged"): void {
+  const where = `${home}/intelligence-pack-v1.json`;
+  ctx.io.stdout.write(
+    outcome === "installed"
+      ? `installed intelligence pack ${pack.version} (sha256 ${pack.sha256}) as ${where}; later commands use it without --pack\n`
+      : `the data directory already uses this pack (sha256 ${pack.sha256}): ${where}\n`,
+  );
+}
+
+function installBytes(ctx: CliContext, bytes: Uint8Array, replace: boolean, label: string): number {
+  const config = configFrom(ctx);
+  try {
+    const { pack, outcome } = installPack(config.home, bytes, { replace });
+    printInstalled(ctx, config.home, pack, outcome);
+    return 0;
+  } catch (e) {
+    if (e instanceof PackError && e.rule === "different-pack") throw new CliError(`pack ${label}: ${e.detail}`);
+    if (e instanceof PackError) throw new CliError(`intelligence pack ${label}: ${e.message}`);
+    if (e instanceof Error && /^(SafeWriteError|DataDirError)$/.test(e.name)) throw new CliError(`pack ${label}: ${e.message}`);
+    throw e;
+  }
+}
+
+async function runInstall(args: string[], ctx: CliContext): Promise<number> {
+  const { flags, positionals } = parseFlags(args, { replace: { type: "boolean" } });
+  if (positionals.length !== 1) throw new CliError("pack install: exactly one FILE (see --help)");
+  let bytes: Uint8Array;
+  try {
+    bytes = readPackBytes(positionals[0]);
+  } catch (e) {
+    fail(positionals[0], e);
+  }
+  return installBytes(ctx, bytes, flags.replace === true, "install");
+}
+
+async function runFetch(args: string[], ctx: CliContext): Promise<number> {
+  const { flags, positionals } = parseFlags(args, { sha256: { type: "string" }, name: { type: "string" }, replace: { type: "boolean" } });
+  if (positionals.length > 0) throw new CliError("pack fetch: no positional arguments (see --help)");
+  const want = flags.sha256 as string | undefined;
+  if (want === undefined) throw new CliError("pack fetch: --sha256 HEX is required (the digest you were given for the pack)");
+  if (!/^[0-9a-fA-F]{64}$/.test(want)) throw new CliError("--sha256: expected 64 hex digits");
+  const config = configFrom(ctx);
+  if (config.baseUrl === undefined) throw new CliError("pack fetch: no published files base URL: pass --base-url URL or set EVIDENCE_BRIDGE_BASE_URL");
+  const { downloadPack } = await import("../../upstream/pack-download.js");
+  const got = await downloadPack({ baseUrl: config.baseUrl, name: (flags.name as string | undefined) ?? "pack", timeoutMs: config.timeoutMs });
+  if (!got.ok) throw new CliError(`pack fetch: ${got.url ?? "the pack"}: ${got.reason}; nothing was installed`);
+  const { sha256Hex } = await import("../../../src/hash.js");
+  const have = sha256Hex(got.bytes);
+  if (have !== want.toLowerCase()) {
+    throw new CliError(`pack fetch: ${got.url} has sha256 ${have}, expected ${want.toLowerCase()}; nothing was installed`);
+  }
+  ctx.io.stderr.write(`pack fetch: ${got.url}: ${got.bytes.length} bytes, sha256 ${have} as expected\n`);
+  return installBytes(ctx, got.bytes, flags.replace === true, "fetch");
+}
+
+async function runSignals(args: string[], ctx: CliContext): Promise<number> {
+  const { flags, positionals } = parseFlags(args, { json: { type: "boolean" } });
+  if (positionals.length > 0) throw new CliError("pack signals: no positional arguments (see --help)");
+  const { pack } = configuredPack(ctx);
+  const list = packSignals(pack);
+  if (flags.json === true) {
+    ctx.io.stdout.write(`${canonicalText({ pack_sha256: pack.sha256, signals: list }, "signals")}\n`);
+    return 0;
+  }
+  const width = Math.max(6, ...list.map((s) => s.name.length));
+  const lines = list.map((s) => `${s.name.padEnd(width)}  ${s.typologies.join(", ")}`);
+  ctx.io.stdout.write(`${["signal".padEnd(width) + "  used by typologies", ...lines].join("\n")}\n`);
+  if (list.length === 0) ctx.io.stdout.write("(this pack's indicators name no signals)\n");
+  return 0;
+}
+
+export const verify: CliCommand = { help: verifyHelp, summary: "check an intelligence pack fail-closed; print version, digest and counts", run: runVerify };
+export const match: CliCommand = { help: matchHelp, summary: "match one message on stdin against the pack locally (hypotheses as JSON)", run: runMatch };
+export const install: CliCommand = { help: installHelp, summary: "check a pack and make it the data directory's own pack", run: runInstall };
+export const fetch: CliCommand = { help: fetchHelp, summary: "download the published pack, check its digest and install it", run: runFetch };
+export const signals: CliCommand = { help: signalsHelp, summary: "list the signal names the pack's indicators use", run: runSignals };

@@ -46,7 +46,7 @@ import { openStore, type SealedStore } from "../../../capsules/store/store.js";
 import { KeyError } from "../../../src/crypto/errors.js";
 import { createFileExclusive } from "../../../src/crypto/safe-write.js";
 import { PackError } from "../../../published/pack/errors.js";
-import { loadConfiguredPack } from "../../../published/pack/file.js";
+import { useConfiguredPack } from "../pack-choice.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
@@ -76,9 +76,9 @@ async function guarded<T>(command: string, body: () => Promise<T>): Promise<T> {
 export function loadPack(ctx: CliContext): IntelligencePack {
   const config = configFrom(ctx);
   try {
-    return loadConfiguredPack(config).pack;
+    return useConfiguredPack(ctx, config).pack;
   } catch (e) {
-    if (e instanceof PackError) throw new CliError(e.rule === "not-configured" ? e.detail : `intelligence pack: ${e.message}`);
+    if (e instanceof PackError) throw new CliError(e.rule === "not-configured" || e.rule === "different-pack" ? e.detail : `intelligence pack: ${e.message}`);
     throw e;
   }
 }

@@ -24,6 +24,7 @@ readings under --base-url, the verified intelligence pack, and the JSON Schemas 
 `;
 
 const command: CliCommand = {
+  summary: "serve MCP over stdio (the default when no command is given)",
   help,
   async run(args, ctx) {
     const { positionals } = parseFlags(args, {}, true);

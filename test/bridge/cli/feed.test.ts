@@ -88,7 +88,9 @@ describeShared("feed command", () => {
   test("no store yet: empty output, exit 0; no pack: exit 2 with the reason", async () => {
     const home = tempHome("cli-feed");
     expect(await cli(["--home", home, "--pack", PACK_FILE, "feed"])).toEqual({ code: 0, stdout: "", stderr: "" });
-    const r = await cli(["--home", home, "feed"]);
+    // The data directory now remembers that pack (published/pack/home-pack.ts), so no flag is needed any more.
+    expect(await cli(["--home", home, "feed"])).toEqual({ code: 0, stdout: "", stderr: "" });
+    const r = await cli(["--home", tempHome("cli-feed-nopack"), "feed"]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^evidence-bridge: feed: no intelligence pack configured: pass --pack FILE/);

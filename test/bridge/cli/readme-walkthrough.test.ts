@@ -13,7 +13,7 @@ test("build → keys init --reviewer → list → show → approve → log --ver
   const ex = join(repoRoot, "examples/synthetic");
   const g = ["--home", join(dir, "home"), "--pack", join(ex, "intelligence-pack.json")];
   const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-  const prefix = /\$EB review show ([0-9a-f]{6,})/.exec(readme)?.[1];
+  const prefix = /evidence-bridge review show ([0-9a-f]{6,})/.exec(readme)?.[1];
   expect(prefix, "README names a capsule id prefix").toBeDefined();
 
   const build = await runCli([...g, "capsule", "build", "--message-file", join(ex, "message.txt")], {

@@ -25,7 +25,8 @@ describe("unavailable result", () => {
   test("not configured is unavailable and not retryable", () => {
     const r = notConfiguredResult();
     expect(r.structuredContent.retryable).toBe(false);
-    expect(r.structuredContent.reason).toContain("--mcp-url");
+    expect(r.structuredContent.reason).toContain("EVIDENCE_BRIDGE_MCP_URL");
+    expect(r.structuredContent.reason).not.toContain("--mcp-url");
     expect(r.content[0].text).toContain(CALM_SENTENCE);
   });
 });

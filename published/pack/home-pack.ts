@@ -1,0 +1,164 @@
+/**
+ * The data directory remembers its intelligence pack (product.md §4): the first pack a command uses is copied into
+ * `<home>/intelligence-pack-v1.json` next to `<home>/intelligence-pack-v1.json.sha256` (its digest, recorded at
+ * install). Later commands and the MCP server use that copy with no configuration. A different pack named by
+ * `EVIDENCE_BRIDGE_PACK` is refused with both digests; `--pack FILE` on the command line uses another pack for that
+ * one run (the data directory keeps its own); `pack install FILE --replace` (or `pack fetch --replace`) replaces it.
+ *
+ * Only loading happens here (no network): a pack is installed only after it loaded and validated, so what lands in
+ * the data directory always passed `pack verify`. The copy is written atomically with mode 0600.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { inspectDataDir, prepareDataDir } from "../../src/crypto/data-dir.js";
+import { replaceFile } from "../../src/crypto/safe-write.js";
+import { PackError } from "./errors.js";
+import { PACK_FILE_NAME, readPackBytes } from "./file.js";
+import { loadPack } from "./load.js";
+import type { IntelligencePack } from "./types.js";
+
+export const PACK_DIGEST_FILE_NAME = `${PACK_FILE_NAME}.sha256`;
+
+/** Who reads the error: the CLI can name flags and commands; the MCP server names only its configuration. */
+export type PackAudience = "cli" | "mcp";
+
+export interface PackConfig {
+  home: string;
+  packFile: string | undefined;
+  /** Where packFile came from: the `--pack` flag (a one-run override) or EVIDENCE_BRIDGE_PACK (standing config). */
+  packFromFlag?: boolean;
+}
+
+export interface ResolvedPack {
+  /** The file the pack was read from. */
+  file: string;
+  pack: IntelligencePack;
+  /** Set when this call installed the pack into the data directory (callers say so on stderr: never silently). */
+  installed?: string;
+  /** Set when `--pack` chose a pack other than the data directory's (callers say so on stderr). */
+  overrides?: string;
+}
+
+/** The data directory's pack file and its recorded digest, or undefined when none is installed. */
+export function homePackFiles(home: string): { file: string; digestFile: string } {
+  return { file: join(home, PACK_FILE_NAME), digestFile: join(home, PACK_DIGEST_FILE_NAME) };
+}
+
+function recordedDigest(digestFile: string): string | undefined {
+  if (!existsSync(digestFile)) return undefined;
+  const text = readFileSync(digestFile, "utf8").trim();
+  if (!/^[0-9a-f]{64}$/.test(text)) throw new PackError("pack", "digest", `${digestFile}: expected 64 lowercase hex digits`);
+  return text;
+}
+
+function notConfigured(home: string, audience: PackAudience): PackError {
+  const fix =
+    audience === "mcp"
+      ? `set EVIDENCE_BRIDGE_PACK in the server's environment (the bundle's "Intelligence pack file" setting) to an intelligence-pack-v1.json; the data directory ${home} remembers it after first use`
+      : `pass --pack FILE or set EVIDENCE_BRIDGE_PACK, or place ${PACK_FILE_NAME} in ${home} ('evidence-bridge pack install FILE' or 'pack fetch --sha256 HEX')`;
+  return new PackError("pack", "not-configured", `no intelligence pack configured: ${fix}`);
+}
+
+/** Loads the data directory's own pack, checking it still has the digest recorded at install. */
+export function loadHomePack(home: string, audience: PackAudience = "cli"): ResolvedPack | undefined {
+  const { file, digestFile } = homePackFiles(home);
+  if (!existsSync(file)) return undefined;
+  const bytes = readPackBytes(file);
+  const pack = loadPack(bytes);
+  const recorded = recordedDigest(digestFile);
+  if (recorded !== undefined && recorded !== pack.sha256) {
+    const fix =
+      audience === "mcp"
+        ? `remove it and set EVIDENCE_BRIDGE_PACK in the server's environment (the bundle's "Intelligence pack file" setting) to the pack to install`
+        : "reinstall it with 'pack install FILE --replace'";
+    throw new PackError("pack", "digest", `${file} changed since it was installed (recorded sha256 ${recorded}, file sha256 ${pack.sha256}): ${fix}`);
+  }
+  return { file, pack };
+}
+
+/**
+ * Copies a validated pack into the data directory (created 0700 when absent). Refuses to replace a different pack
+ * unless `replace` is set. Returns "installed", or "unchanged" when the same pack is already there.
+ */
+export function installPack(home: string, bytes: Uint8Array, opts: { replace?: boolean } = {}): { pack: IntelligencePack; outcome: "installed" | "unchanged" } {
+  const pack = loadPack(bytes);
+  const current = existsSync(homePackFiles(home).file) ? loadHomePackLenient(home) : undefined;
+  if (current !== undefined && current === pack.sha256) {
+    writeDigest(home, pack.sha256);
+    return { pack, outcome: "unchanged" };
+  }
+  if (current !== undefined && opts.replace !== true) {
+    throw new PackError(
+      "pack",
+      "different-pack",
+      `the data directory ${home} already uses the pack with sha256 ${current}; this pack has sha256 ${pack.sha256} (add --replace to replace it)`,
+    );
+  }
+  prepareDataDir(home);
+  replaceFile(home, PACK_FILE_NAME, bytes);
+  writeDigest(home, pack.sha256);
+  return { pack, outcome: "installed" };
+}
+
+/** Digest of the installed pack file as it is now (for replacing a pack whose file changed). */
+function loadHomePackLenient(home: string): string {
+  return loadPack(readPackBytes(homePackFiles(home).file)).sha256;
+}
+
+function writeDigest(home: string, sha256: string): void {
+  const { digestFile } = homePackFiles(home);
+  if (recordedDigest(digestFile) === sha256) return;
+  replaceFile(home, PACK_DIGEST_FILE_NAME, new TextEncoder().encode(`${sha256}\n`));
+}
+
+/**
+ * The pack a command or the MCP server uses:
+ * - no pack configured: the data directory's own (digest checked), else a `not-configured` error naming the fix;
+ * - a pack configured and none installed: that pack, copied into the data directory when `install` is set and the
+ *   directory exists (or `createHome` is set);
+ * - a pack configured and the same one installed: it;
+ * - a different one: `--pack` uses it for this run; EVIDENCE_BRIDGE_PACK is refused naming both digests.
+ */
+export function resolvePack(config: PackConfig, opts: { audience?: PackAudience; install?: boolean; createHome?: boolean } = {}): ResolvedPack {
+  const audience = opts.audience ?? "cli";
+  if (config.packFile === undefined) {
+    const own = loadHomePack(config.home, audience);
+    if (own === undefined) throw notConfigured(config.home, audience);
+    return own;
+  }
+  const bytes = readPackBytes(config.packFile);
+  const pack = loadPack(bytes);
+  const own = homePackFiles(config.home).file;
+  const ownDigest = existsSync(own) ? loadHomePackLenient(config.home) : undefined;
+  if (ownDigest === undefined) {
+    if (opts.install === true && (opts.createHome === true || inspectDataDir(config.home) === "present")) {
+      installPack(config.home, bytes);
+      return { file: config.packFile, pack, installed: `intelligence pack sha256 ${pack.sha256} installed into ${own}; later commands use it without --pack` };
+    }
+    return { file: config.packFile, pack };
+  }
+  if (ownDigest === pack.sha256) return { file: config.packFile, pack };
+  if (config.packFromFlag === true) {
+    return { file: config.packFile, pack, overrides: `using --pack ${config.packFile} (sha256 ${pack.sha256}) for this run instead of the data directory's pack (sha256 ${ownDigest})` };
+  }
+  const fix =
+    audience === "mcp"
+      ? `clear EVIDENCE_BRIDGE_PACK in the server's environment (the bundle's "Intelligence pack file" setting) to use the data directory's pack, or point EVIDENCE_BRIDGE_HOME at a data directory for the other pack`
+      : "unset EVIDENCE_BRIDGE_PACK, pass --pack FILE for one run, or replace the data directory's pack with 'pack install FILE --replace'";
+  throw new PackError(
+    "pack",
+    "different-pack",
+    `EVIDENCE_BRIDGE_PACK names ${config.packFile} (sha256 ${pack.sha256}), but the data directory ${config.home} uses the pack with sha256 ${ownDigest}: ${fix}`,
+  );
+}
+
+/**
+ * Installs the configured pack as the data directory's own when the directory exists and has none (a command that
+ * just stored something calls this, so a refused command writes nothing). Returns true when it installed.
+ */
+export function rememberFirstPack(config: PackConfig): boolean {
+  if (config.packFile === undefined || existsSync(homePackFiles(config.home).file)) return false;
+  if (inspectDataDir(config.home) !== "present") return false;
+  installPack(config.home, readPackBytes(config.packFile));
+  return true;
+}
