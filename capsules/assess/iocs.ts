@@ -10,6 +10,7 @@
 import LinkifyIt from "linkify-it";
 import { findNumbers, type CountryCode } from "libphonenumber-js/max";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
+import { CONFUSABLES } from "../../published/pack/normalize-tables.js";
 import { normalisedView, type TextView } from "./normalise.js";
 import { findWallets } from "./wallets.js";
 
@@ -40,7 +41,9 @@ const linkify = new LinkifyIt();
 linkify.tlds(["example", "test", "invalid"], true);
 
 const CHANNEL = /(?<![A-Za-z0-9_.\/-])(?:https?:\/\/)?(?:www\.)?(?:t\.me|telegram\.me|telegram\.dog)\/(?:joinchat\/|\+)?[A-Za-z0-9_-]{3,64}(?![A-Za-z0-9_-])/gi;
-const HANDLE = /(?<![\p{L}\p{N}_.@+\-\/])@([A-Za-z][A-Za-z0-9_]{4,31})(?![\p{L}\p{N}_@]|\.[A-Za-z0-9])/gu;
+// Telegram usernames are ASCII: 5–32 of [A-Za-z0-9_], starting with a letter. Bounded by ASCII word characters
+// only, so a handle written straight after or before CJK text is still found; not part of an e-mail or a path.
+const HANDLE = /(?<![A-Za-z0-9_.@+\-\/])@([A-Za-z][A-Za-z0-9_]{4,31})(?![A-Za-z0-9_@]|\.[A-Za-z0-9])/g;
 const TELEGRAM_HOST = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:www\.)?(?:t\.me|telegram\.me|telegram\.dog)(?:\/|$)/i;
 
 function span(view: TextView, kind: IocKind, start: number, end: number): Found {
@@ -80,6 +83,9 @@ function findAll(message: string, region: CountryCode): { found: Found[]; wallet
   for (const view of [visible, skeleton]) {
     for (const m of linkify.match(view.text) ?? []) {
       const kind: IocKind = m.schema === "mailto:" ? "emails" : TELEGRAM_HOST.test(m.raw) ? "channels" : "urls";
+      // In the visible view a match right after a look-alike letter is the tail of a disguised token: the skeleton
+      // view finds the whole of it.
+      if (view === visible && m.index > 0 && CONFUSABLES.has(view.text[m.index - 1])) continue;
       const f = span(view, kind, m.index, m.lastIndex);
       if (kind === "emails" && f.value.toLowerCase().startsWith("mailto:")) f.value = f.value.slice(7);
       if (!overlaps(f, found)) found.push(f);
