@@ -71,7 +71,7 @@ function producerFrom(flags: Record<string, unknown>): Producer {
 }
 
 /** Reads the message file's exact bytes (bounded) and checks they are UTF-8; the text is returned, never shown. */
-function readMessageFile(file: string): { bytes: Uint8Array; text: string } {
+export function readMessageFile(file: string): { bytes: Uint8Array; text: string } {
   let fd: number;
   try {
     fd = openSync(file, "r");
@@ -98,7 +98,7 @@ function readMessageFile(file: string): { bytes: Uint8Array; text: string } {
   }
 }
 
-function loadPack(ctx: CliContext): { pack: IntelligencePack; config: ReturnType<typeof configFrom> } {
+export function loadPack(ctx: CliContext): { pack: IntelligencePack; config: ReturnType<typeof configFrom> } {
   const config = configFrom(ctx);
   try {
     return { pack: loadConfiguredPack(config).pack, config };
