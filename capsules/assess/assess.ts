@@ -11,7 +11,7 @@ import { ASSESS_PRODUCER, buildAssessmentCapsule } from "../assessment/adapter.j
 import type { Assessment } from "../assessment/types.js";
 import { findRecorded, pseudonymKey } from "../store/recorded.js";
 import type { SealedStore } from "../store/store.js";
-import { deriveAssessment, type DerivedAssessment } from "./derive.js";
+import { checkAgainstMessage, deriveAssessment, type DerivedAssessment } from "./derive.js";
 import type { Judgement } from "./judgement.js";
 
 export interface AssessRequest {
@@ -38,6 +38,8 @@ export interface AssessOutcome {
 
 export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: AssessRequest): AssessOutcome {
   const messageSha256 = createHash("sha256").update(req.message, "utf8").digest("hex");
+  // The judgement must hold for the message even when nothing new is built.
+  checkAgainstMessage(req.message, req.judgement);
   const existing = findRecorded(store, { messageSha256 });
   const retain = req.retainMessage === true;
   if (existing.length > 0 && req.supersede !== true) {

@@ -119,9 +119,11 @@ function threatBlock(judgement: Judgement, signals: ReadonlySet<string>) {
   };
 }
 
-/** Derives, serialises and checks the assessment. Throws {@link JudgementError} or {@link AssessmentError}. */
-export function deriveAssessment(input: DeriveInput): DerivedAssessment {
-  const { message, judgement, pack } = input;
+/**
+ * The judgement's claims about the message hold: fragments are exact substrings, client IOCs occur (after
+ * normalisation). Returns the IOC extraction. Throws {@link JudgementError} naming the path, never the value.
+ */
+export function checkAgainstMessage(message: string, judgement: Judgement): Extraction {
   checkFragments(message, judgement.findings);
   const extraction = extractWithClientIocs(message, judgement.iocs ?? {});
   if (extraction.missing !== undefined) {
@@ -129,6 +131,13 @@ export function deriveAssessment(input: DeriveInput): DerivedAssessment {
     const path = `judgement.iocs.${kind}[${index}]`;
     throw new JudgementError(`${path}: this ${kind.replace(/s$/, "")} does not occur in the message (after Unicode normalisation)`, path, "ioc-not-in-message");
   }
+  return extraction;
+}
+
+/** Derives, serialises and checks the assessment. Throws {@link JudgementError} or {@link AssessmentError}. */
+export function deriveAssessment(input: DeriveInput): DerivedAssessment {
+  const { message, judgement, pack } = input;
+  const extraction = checkAgainstMessage(message, judgement);
 
   const signalNames = new Set([...judgement.signals, ...judgement.findings.map((f) => f.rule_id)]);
   const detectorScore = scoreSignals(judgement.signals);
