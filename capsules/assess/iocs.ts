@@ -80,7 +80,7 @@ function findAll(message: string, region: CountryCode): { found: Found[]; wallet
   }
   // The visible view first (a genuine internationalised name stays as written), then the skeleton view for
   // addresses that only parse once look-alike letters are read as Latin.
-  for (const view of [visible, skeleton]) {
+  for (const view of skeleton.text === visible.text ? [visible] : [visible, skeleton]) {
     for (const m of linkify.match(view.text) ?? []) {
       const kind: IocKind = m.schema === "mailto:" ? "emails" : TELEGRAM_HOST.test(m.raw) ? "channels" : "urls";
       // In the visible view a match right after a look-alike letter is the tail of a disguised token: the skeleton

@@ -32,9 +32,20 @@ function isAscii(s: string): boolean {
   return true;
 }
 
+const LOOK_ALIKE = new RegExp(`[${[...CONFUSABLES.keys()].join("")}]`, "u");
+const INVISIBLE_ANY = new RegExp(
+  `[\\p{Cf}${REMOVED_RANGES.map(([lo, hi]) => `\\u{${lo.toString(16)}}-\\u{${hi.toString(16)}}`).join("")}]`,
+  "u",
+);
+
+/** True when the view would equal the message (nothing invisible, NFKC-stable, no look-alike to map). */
+function isIdentity(message: string, lookAlikes: boolean): boolean {
+  return isAscii(message) || (!INVISIBLE_ANY.test(message) && (!lookAlikes || !LOOK_ALIKE.test(message)) && message.normalize("NFKC") === message);
+}
+
 /** The view of `message`; `lookAlikes` also maps look-alike letters to Latin. */
 export function normalisedView(message: string, lookAlikes: boolean): TextView {
-  if (isAscii(message)) {
+  if (isIdentity(message, lookAlikes)) {
     const origin = new Array<number>(message.length + 1);
     for (let i = 0; i <= message.length; i++) origin[i] = i;
     return { text: message, origin };
