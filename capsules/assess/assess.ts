@@ -43,7 +43,7 @@ export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: A
   const existing = findRecorded(store, { messageSha256 });
   const retain = req.retainMessage === true;
   if (existing.length > 0 && req.supersede !== true) {
-    const id = existing[existing.length - 1];
+    const id = existing[existing.length - 1]; // the newest
     if (retain) store.putMessage(req.message, messageSha256);
     return { status: "already_recorded", capsuleId: id, capsuleBytes: store.getCapsule(id), supersedes: [], messageRetained: retain };
   }

@@ -16,6 +16,7 @@ import type { SealedStore } from "./store.js";
 interface Recorded {
   messageSha256: string | null;
   assessmentId: string | null;
+  createdAt: string;
 }
 
 const known = new Map<string, Recorded>();
@@ -25,7 +26,8 @@ function member(o: JsonValue | undefined, key: string): JsonValue | undefined {
 }
 
 function identifiers(envelope: JsonObject): Recorded {
-  const none = { messageSha256: null, assessmentId: null };
+  const created = member(member(envelope, "content"), "created_at");
+  const none = { messageSha256: null, assessmentId: null, createdAt: typeof created === "string" ? created : "" };
   const artifacts = member(member(envelope, "content"), "artifacts");
   const artifact = Array.isArray(artifacts) ? artifacts.find((a) => member(a, "id") === "assessment") : undefined;
   const data = member(member(artifact, "location"), "data");
@@ -34,25 +36,26 @@ function identifiers(envelope: JsonObject): Recorded {
     const doc = parseStrictJson(decodeBase64Strict(data));
     const m = member(doc, "message_sha256");
     const a = member(doc, "assessment_id");
-    return { messageSha256: typeof m === "string" ? m : null, assessmentId: typeof a === "string" ? a : null };
+    return { ...none, messageSha256: typeof m === "string" ? m : null, assessmentId: typeof a === "string" ? a : null };
   } catch {
     return none;
   }
 }
 
-/** Ids of the stored capsules whose assessment has this `message_sha256` / `assessment_id`, sorted. */
+/** Ids of the stored capsules whose assessment has this `message_sha256` / `assessment_id`, oldest first. */
 export function findRecorded(store: SealedStore, by: { messageSha256?: string; assessmentId?: string }): string[] {
-  const out: string[] = [];
+  const out: { id: string; createdAt: string }[] = [];
   for (const id of store.capsuleIds()) {
     let r = known.get(id);
     if (r === undefined) {
       r = identifiers(store.openCapsule(id).envelope);
       known.set(id, r);
     }
-    if (by.messageSha256 !== undefined && r.messageSha256 === by.messageSha256) out.push(id);
-    else if (by.assessmentId !== undefined && r.assessmentId === by.assessmentId) out.push(id);
+    const hit = (by.messageSha256 !== undefined && r.messageSha256 === by.messageSha256) || (by.assessmentId !== undefined && r.assessmentId === by.assessmentId);
+    if (hit) out.push({ id, createdAt: r.createdAt });
   }
-  return out;
+  // created_at strings of one grammar order as their instants; ties keep id order.
+  return out.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0)).map((x) => x.id);
 }
 
 const PSEUDONYM_DOMAIN = new TextEncoder().encode("evidence-bridge/source-pseudonym-key/v1");

@@ -50,7 +50,7 @@ describeShared("deriveAssessment", () => {
     const j = judgement({ signals: ["account_rental_offer", "account_sourcing_demand", "commission_share_terms"], findings: [], surface: "private_submission", authorization: "user_submitted", source: "telegram-user:1" });
     const d = deriveAssessment({ message: s.text, judgement: j, pack, pseudonymKey: KEY, now: NOW });
     const built = buildAssessmentCapsule(d.bytes, d.assessment, ASSESS_PRODUCER);
-    const r = deriveCandidate(built.capsule, pack, { includeTypologyMatches: true, includeClean: false, recomputedContentSha256: built.capsule.content_sha256 });
+    const r = deriveCandidate(new TextEncoder().encode(built.text), pack, { includeTypologyMatches: true, includeClean: false, recomputedContentSha256: built.capsule.content_sha256 });
     expect(r.status).toBe("emitted");
     // weights.ts: 30 + 20 + 10 = 60 → CONFIRMED_PATTERN; the pseudonym is keyed, 24 hex characters.
     expect(d.assessment.detector.score).toBe(60);
