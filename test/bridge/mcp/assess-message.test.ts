@@ -84,6 +84,19 @@ describeShared("assess_message", () => {
     expect(r.msg.result.isError).toBe(true);
   });
 
+  test("private tool results carry a short sentence first and the structured content (also as JSON text)", async () => {
+    const calls: [string, Record<string, unknown>, RegExp][] = [
+      ["get_candidates", {}, /^\d+ outward candidate\(s\) for human review, \d+ withheld, \d+ excluded/],
+      ["list_capsules", {}, /^\d+ of \d+ stored capsule\(s\)/],
+      ["match_typologies", { text: MESSAGE, signals: JUDGEMENT.signals }, /^Message-level typology match: mule-crypto-cashout \(nothing was stored\)\.$/],
+    ];
+    for (const [name, args, sentence] of calls) {
+      const r = await s.call(name, args);
+      expect(r.msg.result.content[0].text, name).toMatch(sentence);
+      expect(JSON.parse(r.msg.result.content[1].text), name).toEqual(r.msg.result.structuredContent);
+    }
+  });
+
   test("prompt triage_message walks read → assess → candidates", async () => {
     const list = await s.request("prompts/list");
     expect(list.msg.result.prompts.map((p: { name: string }) => p.name)).toContain("triage_message");
