@@ -5,6 +5,7 @@
  * (canonical JSON + LF) on stdout. Same error contract as `capsule build`: exit 2, nothing on stdout, one stderr
  * line. A message already recorded prints the stored capsule and says so on stderr, unless --supersede.
  */
+import { lstatSync } from "node:fs";
 import { assessAndSeal } from "../../../capsules/assess/assess.js";
 import { checkJudgement, JudgementError } from "../../../capsules/assess/judgement.js";
 import { AssessmentError } from "../../../capsules/assessment/errors.js";
@@ -24,7 +25,8 @@ scamshield-provenance/v1 assessment from the message and that judgement (message
 tier from the weight table, threat tier, pack match, assessment id; docs/assess.md), builds and verifies the
 Evidence Capsule, seals it into the private store and prints the capsule file (canonical JSON + newline).
 
-  --message-file FILE   the raw message (UTF-8, at most 1 MiB); hashed and used, never printed or written
+  --message-file FILE   the raw message (a regular file, UTF-8, at most 1 MiB); hashed and used, never
+                        printed or written
   --retain-message      also seal the message text into the store
   --supersede           record the message again although it was recorded before (the new capsule supersedes
                         the earlier one; stderr names it)
@@ -50,6 +52,14 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     if (e instanceof JsonLoadError) throw new CliError(`judgement: not strict JSON (rule ${e.rule}; assessment-v1 §2.1)`);
     throw e;
   }
+  // A FIFO or device would block the read and a link could point anywhere: only a regular file is read.
+  let kind;
+  try {
+    kind = lstatSync(messageFile);
+  } catch (e) {
+    throw new CliError(`--message-file: cannot read ${messageFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (!kind.isFile()) throw new CliError(`--message-file: ${messageFile} is not a regular file (links, FIFOs and devices are refused)`);
   const message = readMessageFile(messageFile);
 
   const { openOrCreateStore } = await import("../../../capsules/store/store.js");

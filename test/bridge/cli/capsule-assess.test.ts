@@ -4,7 +4,8 @@
  * text, its hash and its IOCs reach neither stdout, stderr nor any file in plaintext.
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
@@ -137,6 +138,11 @@ describeShared("capsule assess", () => {
     expect(fragment.stderr).not.toContain("CANARY");
     expectFailure(await assess([], "{not json"), /judgement: not strict JSON/);
     expectFailure(await runCli(["--home", home, "--pack", PACK, "capsule", "assess"], "{}"), /--message-file: the raw message file is required/);
+    const fifo = join(dir, "fifo");
+    execFileSync("mkfifo", [fifo]);
+    expectFailure(await runCli(["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", fifo], JSON.stringify(JUDGEMENT)), /is not a regular file/);
+    symlinkSync(messageFile, join(dir, "link.txt"));
+    expectFailure(await runCli(["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", join(dir, "link.txt")], JSON.stringify(JUDGEMENT)), /is not a regular file/);
     // Nothing was stored by any failure.
     expect(homeFiles().some((f) => f.includes("CANARY"))).toBe(false);
   });
