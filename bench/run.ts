@@ -10,6 +10,7 @@ const GROUPS: Record<string, readonly [string, string]> = {
   json: ["./json.bench.js", "benchJson"],
   verify: ["./verify.bench.js", "benchVerify"],
   build: ["./capsule-build.bench.js", "benchCapsuleBuild"],
+  assess: ["./assess.bench.js", "benchAssess"],
   pack: ["./pack-match.bench.js", "benchPackMatch"],
   store: ["./store.bench.js", "benchStore"],
   feed: ["./feed.bench.js", "benchFeed"],

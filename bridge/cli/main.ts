@@ -11,6 +11,7 @@ import { CliError, type CliCommand, type CliContext, type CliIo } from "./contex
 const COMMANDS: Record<string, readonly [file: string, name: string]> = {
   "capsule verify": ["capsule-verify", "default"],
   "capsule build": ["capsule-build", "default"],
+  "capsule assess": ["capsule-assess", "default"],
   "capsule list": ["capsule-store", "list"],
   "capsule open": ["capsule-store", "open"],
   "capsule export": ["capsule-store", "exportCmd"],

@@ -26,7 +26,12 @@ export async function matchTypologies(args: MatchArgs, _call: CallInfo, ctx: Pri
   const { pack } = loaded;
   try {
     const result = assessProvenance(pack, { text: args.text, signals: args.signals ?? [] });
-    return structuredResult({ pack_sha256: pack.sha256, ...result });
+    const labels = result.hypotheses.map((h) => h.typology_id).join(", ");
+    return structuredResult(
+      { pack_sha256: pack.sha256, ...result },
+      false,
+      result.hypotheses.length === 0 ? "No typology of the local pack matches this message." : `Message-level typology match: ${labels} (nothing was stored).`,
+    );
   } catch (e) {
     if (e instanceof PackError) return errorResult("rejected", e.message, { rule: e.rule });
     throw e;

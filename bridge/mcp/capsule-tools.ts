@@ -29,7 +29,7 @@ export interface VerifyArgs {
 }
 
 function reportResult(report: ReturnType<typeof verifyCapsule>): CallToolResult {
-  if (report.ok) return structuredResult(report);
+  if (report.ok) return structuredResult(report, false, `The capsule verifies (${report.ok_scope}).`);
   const out = structuredResult(report, true);
   out.content = [{ type: "text", text: `the capsule does not verify: ${report.errors.join("; ")}` }, ...out.content];
   return out;
@@ -119,7 +119,11 @@ export async function listCapsules(args: ListArgs, _call: CallInfo, ctx: Private
   const limit = args.limit ?? DEFAULT_ROWS;
   const page = rows.slice(start, start + limit);
   const more = start + limit < rows.length;
-  return structuredResult({ rows: page, total: rows.length, next_cursor: more ? encodeCursor(page[page.length - 1].id) : null });
+  return structuredResult(
+    { rows: page, total: rows.length, next_cursor: more ? encodeCursor(page[page.length - 1].id) : null },
+    false,
+    `${page.length} of ${rows.length} stored capsule(s)${more ? "; more with next_cursor" : ""}.`,
+  );
 }
 
 // ---- get_candidates -------------------------------------------------------------------------------------------
@@ -144,7 +148,7 @@ export async function getCandidates(args: CandidatesArgs, _call: CallInfo, ctx: 
   let queue;
   try {
     const store = await ctx.state.existingStore();
-    if (!store) return structuredResult({ candidates: [], withheld: [], excluded: 0, next_cursor: null });
+    if (!store) return structuredResult({ candidates: [], withheld: [], excluded: 0, next_cursor: null }, false, "The store is empty: no outward candidates.");
     queue = reviewQueue(store, pack, loadReviewLog(store.home).state, {
       includeTypologyMatches: args.include_typology_matches === true,
       includeClean: false,
@@ -158,10 +162,12 @@ export async function getCandidates(args: CandidatesArgs, _call: CallInfo, ctx: 
   const limit = args.limit ?? DEFAULT_CANDIDATES;
   const page = entries.slice(0, limit);
   const first = after === undefined;
-  return structuredResult({
+  const result = {
     candidates: page.map((e) => ({ capsule_id: e.capsule_sha256, digest: e.candidate_sha256, review_status: e.status, candidate: e.candidate })),
     withheld: first ? queue.withheld.map((w) => ({ capsule_id: w.capsule_sha256, reason: w.reason })) : [],
     excluded: first ? queue.excludedClean : 0,
     next_cursor: entries.length > limit ? encodeCursor(feedOrderKey(page[page.length - 1].candidate)) : null,
-  });
+  };
+  const text = `${result.candidates.length} outward candidate(s) for human review, ${result.withheld.length} withheld, ${result.excluded} excluded (CLEAN). Approval and export happen at the command line.`;
+  return structuredResult(result, false, text);
 }

@@ -1,5 +1,5 @@
 /**
- * Registration of the six private tools (product.md §6): local only (`openWorldHint: false`), zod input and output
+ * Registration of the seven private tools (product.md §6): local only (`openWorldHint: false`), zod input and output
  * schemas, and handlers whose modules (and the private side behind them) load on the first call. There is
  * deliberately no tool that records a review decision or exports anything.
  */
@@ -31,11 +31,21 @@ export const PRIVATE_TOOLS: readonly PrivateToolDef[] = [
     name: "record_assessment",
     title: "Record an assessment privately",
     description:
-      "Validates one scamshield-provenance/v1 assessment against the local intelligence pack, builds and verifies its Evidence Capsule, and seals it into the private store. Returns the capsule id, whether it was stored, a verification summary, the minimized outward candidate preview and warnings; never IOC values, message text or hashes. Nothing leaves this machine.",
+      "Takes a producer's scamshield-provenance/v1 assessment verbatim (the JSON a ScamShield producer emits, with message hash, pack digest and assessment id), validates it against the local intelligence pack, builds and verifies its Evidence Capsule, and seals it into the private store. To record a raw message you only have as text, use assess_message instead. Returns the capsule id, whether it was stored, a verification summary, the minimized outward candidate preview and warnings; never IOC values, message text or hashes. The same assessment_id recorded again returns the stored capsule with a warning. Nothing leaves this machine.",
     input: S.recordAssessmentInput,
     output: S.recordAssessmentOutput,
     annotations: { title: "Record an assessment privately", ...local(false) },
     run: async (args, call, ctx) => (await import("./record-assessment.js")).recordAssessment(args, call, ctx),
+  },
+  {
+    name: "assess_message",
+    title: "Assess and record a raw message privately",
+    description:
+      "Records a suspicious message from its raw text: you give the message and your judgement in closed vocabularies (detector signal names, threat findings with exact quotes, surface, authorization; optionally observed_at, source and IOCs you noticed). The bridge derives everything else deterministically (message hash, IOCs of six kinds, scores and tiers, typology hypotheses, assessment id), builds and verifies the Evidence Capsule and seals it into the private store. The text is dropped unless retain_message is true. A message already recorded returns its capsule id unless supersede is true. Returns the capsule id, tiers, IOC counts per kind, verification and the minimized outward candidate preview; never the text, IOC values or hashes. Nothing leaves this machine.",
+    input: S.assessMessageInput,
+    output: S.assessMessageOutput,
+    annotations: { title: "Assess and record a raw message privately", ...local(false) },
+    run: async (args, call, ctx) => (await import("./assess-message.js")).assessMessage(args, call, ctx),
   },
   {
     name: "verify_capsule",
@@ -71,7 +81,7 @@ export const PRIVATE_TOOLS: readonly PrivateToolDef[] = [
     name: "match_typologies",
     title: "Match a message against the local pack",
     description:
-      "Matches one message against the local intelligence pack and returns message-level typology hypotheses, the origin answer and abstentions. The text is not stored.",
+      "Matches one message against the local intelligence pack and returns message-level typology hypotheses, the origin answer and abstentions. signals must come from the published vocabulary (the enum in the schema: 45 detector signal names and 10 threat rule ids); an unknown name is refused, naming it. The text is not stored.",
     input: S.matchTypologiesInput,
     output: S.matchTypologiesOutput,
     annotations: { title: "Match a message against the local pack", ...local(true) },

@@ -5,7 +5,8 @@
  *
  * The raw message is used to check `message_sha256` and to re-run the typology match, then dropped unless
  * `retain_message` is true (then it is only ever sealed). The result holds no message text, IOC value or message
- * hash: it is checked against the assessment's private values once more before it leaves.
+ * hash: it is checked against the assessment's private values once more before it leaves. The same assessment_id
+ * recorded before (other bytes) returns the stored capsule with a warning instead of a second capsule.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { buildAssessmentCapsule, projectProducer } from "../../capsules/assessment/adapter.js";
@@ -16,6 +17,9 @@ import { deriveCandidate } from "../../capsules/candidates/derive.js";
 import { collectPrivateValues, guardCandidate } from "../../capsules/candidates/leak-guard.js";
 import { loadCapsuleBytes } from "../../capsules/capsule/load.js";
 import { verifyCapsule } from "../../capsules/capsule/verify.js";
+import type { Assessment } from "../../capsules/assessment/types.js";
+import { findRecorded } from "../../capsules/store/recorded.js";
+import type { IntelligencePack } from "../../published/pack/types.js";
 import { packOrUnavailable, type CallInfo, type PrivateContext } from "./private-context.js";
 import { DocumentError, documentBytes, errorResult, structuredResult } from "./tool-results.js";
 
@@ -51,56 +55,80 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
     if (e instanceof AssessmentError) return errorResult("rejected", e.message, { rule: e.rule, ...(e.path ? { path: e.path } : {}) });
     throw e;
   }
-  const id = built.capsule.content_sha256;
-  const capsuleBytes = new TextEncoder().encode(built.text);
+  let id = built.capsule.content_sha256;
+  let capsuleBytes: Uint8Array = new TextEncoder().encode(built.text);
 
+  const warnings: string[] = [];
   let stored: "new" | "existing";
   try {
     const store = await ctx.state.storeForWriting();
-    stored = store.putCapsule(capsuleBytes, id).stored;
+    // Idempotence by assessment_id: the same assessment re-serialised is not a second capsule (no second queue row).
+    const same = findRecorded(store, { assessmentId: assessment.assessment_id }).filter((x) => x !== id);
+    if (same.length > 0) {
+      id = same[0];
+      capsuleBytes = store.getCapsule(id);
+      stored = "existing";
+      warnings.push(`assessment ${assessment.assessment_id} was already recorded as capsule ${id} (other bytes: re-serialised or another producer block); the stored capsule is kept and nothing new was queued`);
+    } else {
+      stored = store.putCapsule(capsuleBytes, id).stored;
+      if (stored === "existing") warnings.push("the store already held this capsule (same bytes); nothing was changed");
+    }
     if (retain) store.putMessage(args.message_text!, assessment.message_sha256);
   } catch (e) {
     return errorResult("store_error", `store: ${(e as Error).message}`);
   }
-  const envelope = loadCapsuleBytes(capsuleBytes);
-  await ctx.egress.remember(id, envelope);
-
-  const report = verifyCapsule(envelope);
-  const derived = deriveCandidate(envelope, pack, { includeTypologyMatches: false, includeClean: false, recomputedContentSha256: id });
-  const preview =
-    derived.status === "emitted"
-      ? { status: derived.status, digest: derived.digest, candidate: derived.candidate }
-      : { status: derived.status, reason: derived.reason };
-
-  const warnings: string[] = [];
-  if (stored === "existing") warnings.push("the store already held this capsule (same bytes); nothing was changed");
+  const summary = await outwardSummary(id, capsuleBytes, assessment, pack, ctx);
   if (args.message_text !== undefined && !retain) warnings.push("message_text was used to check message_sha256 and the typology match, then discarded (retain_message is false)");
-  if (derived.status === "excluded") warnings.push("no outward candidate: the overall tier is CLEAN");
-  if (derived.status === "withheld") warnings.push("no outward candidate: it was withheld (see candidate_preview.reason)");
+  warnings.push(...summary.warnings);
 
   const result = {
     capsule_id: id,
     stored: true,
     store_status: stored,
     message_retained: retain,
-    verification: {
-      ok: report.ok,
-      ok_scope: report.ok_scope,
-      schema: report.schema.status,
-      integrity: report.integrity.status,
-      artifacts: report.artifacts.status,
-      ledger: report.ledger.status,
-      anchor: report.anchor.status,
-      recomputability: report.recomputability.status,
-      claims: report.claims.status,
-      attestations: report.attestations.status,
-      errors: report.errors,
-    },
-    candidate_preview: preview,
+    verification: summary.verification,
+    candidate_preview: summary.candidate_preview,
     warnings,
   };
+  return guardedResult(result, assessment, pack, id, `Capsule ${id} ${stored === "new" ? "recorded" : "was already recorded"}; ${summary.text}`);
+}
+
+/** The verification summary and the minimized candidate preview of a stored capsule (shared with assess_message). */
+export async function outwardSummary(id: string, capsuleBytes: Uint8Array, assessment: Assessment, pack: IntelligencePack, ctx: PrivateContext) {
+  const envelope = loadCapsuleBytes(capsuleBytes);
+  await ctx.egress.remember(id, envelope);
+  const report = verifyCapsule(envelope);
+  const derived = deriveCandidate(envelope, pack, { includeTypologyMatches: false, includeClean: false, recomputedContentSha256: id });
+  const candidate_preview =
+    derived.status === "emitted"
+      ? { status: derived.status, digest: derived.digest, candidate: derived.candidate }
+      : { status: derived.status, reason: derived.reason };
+  const warnings: string[] = [];
+  if (derived.status === "excluded") warnings.push("no outward candidate: the overall tier is CLEAN");
+  if (derived.status === "withheld") warnings.push("no outward candidate: it was withheld (see candidate_preview.reason)");
+  const verification = {
+    ok: report.ok,
+    ok_scope: report.ok_scope,
+    schema: report.schema.status,
+    integrity: report.integrity.status,
+    artifacts: report.artifacts.status,
+    ledger: report.ledger.status,
+    anchor: report.anchor.status,
+    recomputability: report.recomputability.status,
+    claims: report.claims.status,
+    attestations: report.attestations.status,
+    errors: report.errors,
+  };
+  const text =
+    `verification ${report.ok ? "ok" : "FAILED"}; detector ${assessment.detector.tier} ${assessment.detector.score}, threat ${assessment.threat_assessment.tier} ${assessment.threat_assessment.score}, ` +
+    `${assessment.hypotheses.length} typology hypothesis(es); outward candidate ${derived.status}${derived.status === "emitted" ? " (awaiting human review)" : ""}.`;
+  return { verification, candidate_preview, warnings, text };
+}
+
+/** A structured result checked once more against the assessment's private values before it leaves. */
+export function guardedResult(result: Record<string, unknown>, assessment: Assessment, pack: IntelligencePack, id: string, text: string): CallToolResult {
   // Belt and braces: nothing private may leave, whatever a future change adds to this result.
-  const verdict = guardCandidate(result, collectPrivateValues(assessment, pack));
+  const verdict = guardCandidate({ ...result, summary: text }, collectPrivateValues(assessment, pack));
   if (!verdict.ok) return errorResult("withheld", `capsule ${id} was stored, but its summary was withheld: ${verdict.reason.replace(/\bcandidate\b/g, "result")}`);
-  return structuredResult(result);
+  return structuredResult(result, false, text);
 }

@@ -12,6 +12,7 @@ import type { PublishedFiles } from "../upstream/published-files.js";
 import { EgressValues } from "./egress-values.js";
 import { PrivateState } from "./private-state.js";
 import { PRIVATE_TOOLS, registerPrivateTools } from "./private-tools.js";
+import { registerPrompts } from "./prompts.js";
 import { registerPublicTools } from "./public-tools.js";
 import { registerResources } from "./resources.js";
 import { installToolList } from "./tools-list.js";
@@ -23,7 +24,7 @@ export const SERVER_NAME = "evidence-bridge";
 export const DISCOVERY_WAIT_MS = 1500;
 
 const INSTRUCTIONS = `evidence-bridge keeps investigative evidence on this machine.
-Private tools (local only): record_assessment seals an assessment into the private store and previews its outward candidate; verify_capsule, list_capsules, get_candidates, match_typologies and check_regional_index read or check local data. Results never contain IOC values, message text or message hashes beyond what you sent in that call.
+Private tools (local only): assess_message records a raw message from its text and your judgement in closed vocabularies (the prompt triage_message walks through it); record_assessment seals a producer's assessment JSON into the private store and previews its outward candidate; verify_capsule, list_capsules, get_candidates, match_typologies and check_regional_index read or check local data. Results never contain IOC values, message text or message hashes beyond what you sent in that call.
 Public tools (research_catalog, list_signals, get_signal, get_newsroom, query_economic_observations, whats_happening, gfw_reading) are passed through to the configured hosted tool server unchanged; arguments containing a value from the private store are refused. A missing or stale measurement is not evidence of calm.
 Review decisions and exports are made by a human at the command line, not through MCP.`;
 
@@ -95,6 +96,7 @@ export function createBridgeServer(config: Config, opts: BridgeServerOptions): B
   registerPrivateTools(mcp, { state, wire, egress, version: opts.version });
   registerPublicTools(mcp, { hosted, wire, egress, timeoutMs: config.timeoutMs });
   registerResources(mcp, { published, state });
+  registerPrompts(mcp);
 
   // tools/list_changed after a discovery that changed the public list, once the client has finished initializing.
   let clientReady = false;

@@ -5,8 +5,15 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { hasLoneSurrogate } from "../../src/json/value.js";
 
-export function structuredResult(value: object, isError = false): CallToolResult {
-  const out: CallToolResult = { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+/**
+ * `text`: a short sentence a model can read (clients differ in whether they show text or structured content);
+ * without it the text content is the JSON itself.
+ */
+export function structuredResult(value: object, isError = false, text?: string): CallToolResult {
+  const out: CallToolResult = {
+    content: text === undefined ? [{ type: "text", text: JSON.stringify(value) }] : [{ type: "text", text }, { type: "text", text: JSON.stringify(value) }],
+    structuredContent: value as Record<string, unknown>,
+  };
   if (isError) out.isError = true;
   return out;
 }

@@ -4,6 +4,11 @@
  * object is read from the client's exact bytes (see wire-table.ts), so nothing is lost to JSON.parse.
  */
 import { z } from "zod";
+import { JUDGEMENT_FIELDS } from "../../capsules/assess/judgement.js";
+import { ASSESSMENT_DIALECT } from "../../capsules/assessment/assessment-dialect.js";
+import { IOC_KINDS } from "../../capsules/assessment/types.js";
+import { KNOWN_DETECTOR_SIGNALS, THREAT_RULE_IDS } from "../../published/pack/vocabulary.js";
+import { compileShape } from "../../src/json/shape-zod.js";
 import {
   candidateSchema,
   capsuleRowSchema,
@@ -48,9 +53,53 @@ export const getCandidatesInput = z.strictObject({
   cursor,
 });
 
+/** The signal vocabulary of the typology matcher: the 45 detector signal names and the 10 threat rule ids. */
+export const SIGNAL_VOCABULARY = [...KNOWN_DETECTOR_SIGNALS, ...THREAT_RULE_IDS] as [string, ...string[]];
+
 export const matchTypologiesInput = z.strictObject({
   text: z.string().describe("the message text (at most 1 MiB); it is not stored"),
-  signals: z.array(z.string()).max(256).optional().describe("detector signal names and threat rule ids that fired for this message"),
+  signals: z
+    .array(z.enum(SIGNAL_VOCABULARY, { error: (iss) => `unknown signal name ${typeof iss.input === "string" && /^[a-z][a-z0-9_]{0,63}$/.test(iss.input) ? `'${iss.input}'` : "(not an identifier)"}: use one of the 45 detector signal names or the 10 threat rule ids listed in this schema` }))
+    .max(256)
+    .optional()
+    .describe("detector signal names and threat rule ids that fired for this message (closed vocabulary: the enum)"),
+});
+
+/** A judgement member compiled from the one shape definition (capsules/assess/judgement.ts). */
+const judgementField = (name: keyof typeof JUDGEMENT_FIELDS, description: string) => compileShape(JUDGEMENT_FIELDS[name], ASSESSMENT_DIALECT).describe(description);
+
+export const assessMessageInput = z.strictObject({
+  message_text: z.string().describe("the raw message exactly as received (at most 1 MiB); hashed and used, then dropped unless retain_message is true"),
+  signals: judgementField("signals", `detector signal names you judge present in the message (closed vocabulary of assessment-v1 §2.3): ${KNOWN_DETECTOR_SIGNALS.join(", ")}`),
+  findings: judgementField(
+    "findings",
+    "threat findings, one per rule: rule_id (one of the 10 threat rules), tier (WATCH, LIKELY_SCAM, CONFIRMED_PATTERN; wildlife_trade_offer and forced_labour_recruitment_risk at most LIKELY_SCAM), evidence_classes (closed list), fragments: evidence class → exact quotes from the message (never contact)",
+  ),
+  surface: judgementField("surface", "where the message was collected"),
+  authorization: judgementField("authorization", "why it may be processed (public_channel needs public, private_submission needs user_submitted)"),
+  observed_at: judgementField("observed_at", "when the message was seen, UTC YYYY-MM-DDTHH:MM:SS[.ffffff]Z (default: now)").optional(),
+  source: judgementField("source", "where it was seen (chat or channel id); stored only as a keyed pseudonym; required for public_channel").optional(),
+  iocs: judgementField("iocs", `IOCs you noticed, by kind (${IOC_KINDS.join(", ")}); each must occur in the message (after Unicode normalisation). The bridge extracts IOCs itself as well`).optional(),
+  retain_message: z.boolean().optional().describe("seal message_text into the private store (default false)"),
+  supersede: z.boolean().optional().describe("record a message that was already recorded again; the new capsule supersedes the old (default false)"),
+});
+
+export const assessMessageOutput = z.strictObject({
+  status: z.enum(["new", "already_recorded"]),
+  capsule_id: hex64,
+  supersedes: z.array(hex64).describe("earlier capsules of the same message this one supersedes"),
+  message_retained: z.boolean(),
+  detector: z.strictObject({ tier: z.string(), score: z.number().int() }),
+  threat_assessment: z.strictObject({ tier: z.string(), score: z.number().int() }),
+  ioc_counts: z.record(z.string(), z.number().int().min(0)).describe("IOCs recorded per kind (values stay in the private store)"),
+  wallet_checksums: z
+    .strictObject({ verified: z.number().int(), failed: z.number().int(), none: z.number().int() })
+    .optional()
+    .describe("wallet addresses whose checksum verified, failed, or that carry none"),
+  hypotheses: z.array(z.strictObject({ typology_id: z.string(), support_level: z.string() })),
+  verification: z.record(z.string(), z.unknown()),
+  candidate_preview: z.record(z.string(), z.unknown()),
+  warnings: z.array(z.string()),
 });
 
 export const checkRegionalIndexInput = z.strictObject({ index: documentArg("a regional captured-news index") });

@@ -18,6 +18,18 @@ export interface Producer {
 /** The reference producer block (byte parity with the reference bridge, §6.2). */
 export const REFERENCE_PRODUCER: Readonly<Producer> = Object.freeze({ name: "Palimpsest", software: "evidence.scamshield/v1" });
 
+/**
+ * The producer block of capsules built by `assess` (a raw message plus the client's judgement): their claims add
+ * `judgement-origin`, which says the signals and findings came from the client, not from a detector.
+ */
+export const ASSESS_PRODUCER: Readonly<Producer> = Object.freeze({ name: "evidence-bridge", software: "evidence-bridge/assess" });
+
+const JUDGEMENT_ORIGIN_STATEMENT =
+  "The detector signals, threat findings, surface and authorization in the attached assessment were stated by the analyst's client (a person or a language model), not produced by a detector; evidence-bridge derived every other field deterministically from the message and that judgement.";
+const JUDGEMENT_ORIGIN_LIMITATIONS = [
+  "The client's judgement is an opinion about the message; scores and tiers computed from it are only as sound as that judgement.",
+];
+
 /** The default producer block: this project, at its package version. */
 export function projectProducer(version: string): Producer {
   return { name: "evidence-bridge", software: `evidence-bridge/${version}` };
@@ -130,6 +142,20 @@ export function assessmentContent(bytes: Uint8Array, a: Assessment, producer: Pr
       ),
     );
   });
+  if (producer.name === ASSESS_PRODUCER.name && producer.software === ASSESS_PRODUCER.software) {
+    claims.push(
+      claim("judgement-origin", "provenance", JUDGEMENT_ORIGIN_STATEMENT, ["extract-detector-signals"], JUDGEMENT_ORIGIN_LIMITATIONS),
+    );
+    derivations.push(
+      extraction(
+        "extract-detector-signals",
+        read("/detector/signals"),
+        "judgement-origin",
+        "/detector/signals",
+        a.detector.signals.map((s) => ({ name: s.name, family: s.family, weight: s.weight })),
+      ),
+    );
+  }
   if (a.hypotheses.length === 0) {
     claims.push(
       claim(

@@ -35,6 +35,9 @@ seals it into the private store and prints the capsule file (canonical JSON + ne
                            re-run on it; the text is never printed, logged or written
   --retain-message         seal the message text into the store as well (needs --message-file)
   --no-store               do not seal anything into the store
+
+An assessment whose assessment_id the store already holds under other bytes (re-serialised, or another producer
+block) is not stored again: the stored capsule is printed and a warning goes to stderr.
   --producer-name N        producer block of the capsule (default: evidence-bridge)
   --producer-software S    (default: evidence-bridge/<version>); --producer-name Palimpsest
                            --producer-software evidence.scamshield/v1 reproduces the reference bridge byte for byte
@@ -71,7 +74,7 @@ function producerFrom(flags: Record<string, unknown>): Producer {
 }
 
 /** Reads the message file's exact bytes (bounded) and checks they are UTF-8; the text is returned, never shown. */
-function readMessageFile(file: string): { bytes: Uint8Array; text: string } {
+export function readMessageFile(file: string): { bytes: Uint8Array; text: string } {
   let fd: number;
   try {
     fd = openSync(file, "r");
@@ -98,7 +101,7 @@ function readMessageFile(file: string): { bytes: Uint8Array; text: string } {
   }
 }
 
-function loadPack(ctx: CliContext): { pack: IntelligencePack; config: ReturnType<typeof configFrom> } {
+export function loadPack(ctx: CliContext): { pack: IntelligencePack; config: ReturnType<typeof configFrom> } {
   const config = configFrom(ctx);
   try {
     // The first pack a sealing build uses is remembered by the data directory, once the capsule is stored.
@@ -109,17 +112,27 @@ function loadPack(ctx: CliContext): { pack: IntelligencePack; config: ReturnType
   }
 }
 
+/**
+ * Seals the capsule, unless the store already holds a capsule of the same `assessment_id` with other bytes (the
+ * same assessment re-serialised, or built under another producer block): then that stored capsule is returned and
+ * nothing new is queued for review.
+ */
 async function sealIntoStore(
   config: ReturnType<typeof configFrom>,
   capsuleBytes: Uint8Array,
   contentSha256: string,
+  assessmentId: string,
   message: { bytes: Uint8Array; sha256: string } | undefined,
-): Promise<void> {
+): Promise<{ existing: string; bytes: Uint8Array } | undefined> {
   const { openOrCreateStore } = await import("../../../capsules/store/store.js");
+  const { findRecorded } = await import("../../../capsules/store/recorded.js");
   try {
     const store = await openOrCreateStore(config);
-    store.putCapsule(capsuleBytes, contentSha256);
+    const same = findRecorded(store, { assessmentId }).filter((id) => id !== contentSha256);
+    const existing = same.length > 0 ? { existing: same[0], bytes: store.getCapsule(same[0]) } : undefined;
+    if (existing === undefined) store.putCapsule(capsuleBytes, contentSha256);
     if (message) store.putMessage(message.bytes, message.sha256);
+    return existing;
   } catch (e) {
     throw new CliError(`store: ${(e as Error).message}`);
   }
@@ -159,11 +172,18 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     if (e instanceof AssessmentError) throw new CliError(e.message);
     throw e;
   }
-  const capsuleBytes = Buffer.from(built.text, "utf8");
-  const id = built.capsule.content_sha256;
+  let capsuleBytes: Uint8Array = Buffer.from(built.text, "utf8");
+  let id = built.capsule.content_sha256;
+  let warning: string | undefined;
 
   if (!noStore) {
-    await sealIntoStore(config, capsuleBytes, id, retain && message ? { bytes: message.bytes, sha256: built.assessment.message_sha256 } : undefined);
+    const assessmentId = built.assessment.assessment_id;
+    const existing = await sealIntoStore(config, capsuleBytes, id, assessmentId, retain && message ? { bytes: message.bytes, sha256: built.assessment.message_sha256 } : undefined);
+    if (existing !== undefined) {
+      id = existing.existing;
+      capsuleBytes = existing.bytes;
+      warning = `evidence-bridge: warning: assessment ${assessmentId} was already recorded as capsule ${id} (other bytes); printing the stored capsule, nothing new was queued\n`;
+    }
     rememberPack(config);
   }
   if (outbox !== undefined) {
@@ -175,7 +195,8 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
       throw e;
     }
   }
-  await new Promise<void>((resolve, reject) => ctx.io.stdout.write(built.text, (err) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) => ctx.io.stdout.write(capsuleBytes, (err) => (err ? reject(err) : resolve())));
+  if (warning !== undefined) ctx.io.stderr.write(warning);
   return 0;
 }
 

@@ -226,3 +226,19 @@ describeShared("capsule build", () => {
     expect(run.stdout).toMatch(/^usage: evidence-bridge .*capsule build/);
   });
 });
+
+describeShared("capsule build: one capsule per assessment_id", () => {
+  it("the same assessment re-serialised prints the stored capsule with a warning; no second capsule is stored", async () => {
+    const name = validNames()[0];
+    const first = await build([], valid(name));
+    expect(first.code).toBe(0);
+    const reindented = Buffer.from(JSON.stringify(JSON.parse(valid(name).toString("utf8")), null, 1).replace(/"rate": 91.97/, '"rate": 91.97'));
+    const second = await build([], reindented);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    const id = JSON.parse(first.stdout).content_sha256;
+    expect(second.stderr).toMatch(new RegExp(`^evidence-bridge: warning: assessment [0-9a-f]{24} was already recorded as capsule ${id} \\(other bytes\\)`));
+    const store = await openStore({ home, passphrase: undefined });
+    expect(store.capsuleIds()).toEqual([id]);
+  });
+});

@@ -69,7 +69,7 @@ describeShared("the local-checkout block works as written", () => {
     try {
       await client.connect(transport);
       expect(client.getServerVersion()?.name).toBe("evidence-bridge");
-      expect((await client.listTools()).tools).toHaveLength(13);
+      expect((await client.listTools()).tools).toHaveLength(14);
       const r = await client.callTool({ name: "list_signals", arguments: {} });
       expect(r.isError).toBe(false);
     } finally {

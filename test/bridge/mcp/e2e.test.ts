@@ -48,11 +48,12 @@ describeShared("the compiled bridge with the SDK client", () => {
     expect(client.getInstructions()).toMatch(/not evidence of calm/);
   });
 
-  test("tools/list: six private tools and the seven public ones", async () => {
+  test("tools/list: seven private tools and the seven public ones", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
         "record_assessment",
+        "assess_message",
         "verify_capsule",
         "list_capsules",
         "get_candidates",
@@ -140,7 +141,7 @@ describeShared("the package's bin entry (the esbuild bundle)", () => {
     try {
       await c.connect(transport);
       expect(c.getServerVersion()).toEqual({ name: "evidence-bridge", version: VERSION });
-      expect((await c.listTools()).tools).toHaveLength(13);
+      expect((await c.listTools()).tools).toHaveLength(14);
       const rec = await c.callTool({ name: "record_assessment", arguments: { assessment: exampleAssessment("01-mule-account-rental-hinglish") } });
       expect((rec.structuredContent as { stored: boolean }).stored).toBe(true);
       const idx = await c.callTool({ name: "check_regional_index", arguments: { index: readFileSync(join(repoRoot, "test/fixtures/regional/valid/bri.json"), "utf8") } });
@@ -176,7 +177,7 @@ describeShared("the compiled bridge as a process", () => {
     const lines = out.trimEnd().split("\n").map((l) => JSON.parse(l));
     for (const m of lines) expect(m.jsonrpc).toBe("2.0");
     expect(lines.map((m) => m.id).sort()).toEqual([1, 2, null].sort());
-    expect(lines.find((m) => m.id === 2).result.tools).toHaveLength(13);
+    expect(lines.find((m) => m.id === 2).result.tools).toHaveLength(14);
     expect(err).toMatch(/^evidence-bridge: answered a bad input line with JSON-RPC error -32700$/m);
   });
 

@@ -65,7 +65,7 @@ suite(`MCP Inspector CLI against the compiled bridge${CLI && hasShared ? "" : ` 
 
   test("tools/list shows the thirteen tools", async () => {
     const { json } = await inspect(["--method", "tools/list"]);
-    expect((json.tools as { name: string }[]).map((t) => t.name)).toHaveLength(13);
+    expect((json.tools as { name: string }[]).map((t) => t.name)).toHaveLength(14);
   });
 
   test("a private tool call and a proxied call return structured results", async () => {

@@ -46,7 +46,8 @@ describeShared("private tools", () => {
       expect(candidateSchema.safeParse(sc.candidate_preview.candidate).success).toBe(true);
       expect(sc.candidate_preview.candidate.capsule_sha256).toBe(sc.capsule_id);
       // The text content carries the same JSON for text-only clients.
-      expect(JSON.parse(out.content[0].text)).toEqual(sc);
+      expect(out.content[0].text).toMatch(/^Capsule [0-9a-f]{64} (recorded|was already recorded); verification ok/);
+      expect(JSON.parse(out.content[1].text)).toEqual(sc);
       capsuleId = sc.capsule_id;
     });
 
@@ -216,10 +217,16 @@ describeShared("private tools", () => {
       expect(typeof sc.origin_answer).toBe("string");
     });
 
-    test("a malformed signal name is rejected naming its index", async () => {
-      const r = await s.call("match_typologies", { text: "hello", signals: ["ok_signal", "Not An Identifier"] });
-      expect(r.msg.result._meta["evidence-bridge/error"]).toMatchObject({ status: "rejected", rule: "identifier" });
-      expect(r.msg.result._meta["evidence-bridge/error"].reason).toMatch(/signals\[1\]/);
+    test("the signal vocabulary is a published enum; an unknown name is refused, naming it", async () => {
+      const list = await s.request("tools/list");
+      const tool = list.msg.result.tools.find((t: { name: string }) => t.name === "match_typologies");
+      const items = tool.inputSchema.properties.signals.items;
+      expect(items.enum).toHaveLength(55);
+      expect(items.enum).toContain("account_rental_offer");
+      expect(items.enum).toContain("forced_labour_recruitment_risk");
+      const r = await s.call("match_typologies", { text: "hello", signals: ["account_rental_offer", "ok_signal"] });
+      expect(r.msg.result.isError).toBe(true);
+      expect(r.msg.result.content[0].text).toMatch(/unknown signal name 'ok_signal'/);
     });
   });
 

@@ -1,5 +1,5 @@
 /**
- * tools/list (product.md §6, §9): six private tools (local, closed input schemas, output schemas), the seven
+ * tools/list (product.md §6, §9): seven private tools (local, closed input schemas, output schemas), the seven
  * public tools with their pinned schemas verbatim, and no tool that reviews or exports.
  */
 import { afterAll, describe, expect, test } from "vitest";
@@ -12,7 +12,7 @@ import { configFor, removeTempHomes, startSession } from "./session.js";
 
 afterAll(removeTempHomes);
 
-const PRIVATE = ["record_assessment", "verify_capsule", "list_capsules", "get_candidates", "match_typologies", "check_regional_index"];
+const PRIVATE = ["record_assessment", "assess_message", "verify_capsule", "list_capsules", "get_candidates", "match_typologies", "check_regional_index"];
 
 interface ToolEntry {
   name: string;
@@ -24,7 +24,7 @@ interface ToolEntry {
 }
 
 describe("tools/list without an upstream", () => {
-  test("six private and seven public tools, nothing else", async () => {
+  test("seven private and seven public tools, nothing else", async () => {
     const s = await startSession(configFor({}));
     const tools = (await s.request("tools/list")).msg.result.tools as ToolEntry[];
     await s.end();
@@ -32,7 +32,7 @@ describe("tools/list without an upstream", () => {
 
     for (const t of tools.filter((x) => PRIVATE.includes(x.name))) {
       expect(t.annotations?.openWorldHint, t.name).toBe(false);
-      expect(t.annotations?.readOnlyHint, t.name).toBe(t.name !== "record_assessment");
+      expect(t.annotations?.readOnlyHint, t.name).toBe(t.name !== "record_assessment" && t.name !== "assess_message");
       expect(t.inputSchema.type, t.name).toBe("object");
       expect(t.inputSchema.additionalProperties, t.name).toBe(false);
       expect(t.outputSchema?.type, t.name).toBe("object");

@@ -1,0 +1,91 @@
+/**
+ * `capsule assess --message-file FILE [--retain-message] [--supersede] < judgement.json` (docs/assess.md): the
+ * raw message and the client's judgement → the whole `scamshield-provenance/v1` assessment derived by the bridge →
+ * Evidence Capsule (producer evidence-bridge, software evidence-bridge/assess) → sealed store → the capsule file
+ * (canonical JSON + LF) on stdout. Same error contract as `capsule build`: exit 2, nothing on stdout, one stderr
+ * line. A message already recorded prints the stored capsule and says so on stderr, unless --supersede.
+ */
+import { lstatSync } from "node:fs";
+import { assessAndSeal } from "../../../capsules/assess/assess.js";
+import { checkJudgement, JudgementError } from "../../../capsules/assess/judgement.js";
+import { AssessmentError } from "../../../capsules/assessment/errors.js";
+import { JsonLoadError, parseStrictJson } from "../../../src/json/parse.js";
+import { parseFlags, readLimited } from "../args.js";
+import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { loadPack, readMessageFile } from "./capsule-build.js";
+import { rememberPack } from "../pack-choice.js";
+
+/** Largest judgement read from stdin. */
+export const JUDGEMENT_MAX_BYTES = 262_144;
+
+const help = `usage: evidence-bridge [--pack FILE] [--home DIR] capsule assess --message-file FILE
+                      [--retain-message] [--supersede] < judgement.json
+
+Reads the client's judgement of one message (strict JSON, at most 256 KiB) from stdin, derives the whole
+scamshield-provenance/v1 assessment from the message and that judgement (message hash, IOCs, detector score and
+tier from the weight table, threat tier, pack match, assessment id; docs/assess.md), builds and verifies the
+Evidence Capsule, seals it into the private store and prints the capsule file (canonical JSON + newline).
+
+  --message-file FILE   the raw message (a regular file, UTF-8, at most 1 MiB); hashed and used, never
+                        printed or written
+  --retain-message      also seal the message text into the store
+  --supersede           record the message again although it was recorded before (the new capsule supersedes
+                        the earlier one; stderr names it)
+
+Judgement: {"signals": [...], "findings": [{"rule_id", "tier", "evidence_classes", "fragments"?}],
+"surface", "authorization", "observed_at"?, "source"?, "iocs"?} in the closed vocabularies of assessment-v1.
+
+Exit status: 0 success; 2 any error (nothing on stdout, exactly one stderr line 'evidence-bridge: <reason>').
+`;
+
+async function run(args: string[], ctx: CliContext): Promise<number> {
+  const { flags } = parseFlags(args, { "message-file": { type: "string" }, "retain-message": { type: "boolean" }, supersede: { type: "boolean" } }, false);
+  const messageFile = flags["message-file"] as string | undefined;
+  if (messageFile === undefined || messageFile === "") throw new CliError("--message-file: the raw message file is required");
+  const { pack, config } = loadPack(ctx);
+  const raw = await readLimited(ctx.io.stdin, JUDGEMENT_MAX_BYTES, `judgement exceeds ${JUDGEMENT_MAX_BYTES} bytes`);
+  let judgement;
+  try {
+    judgement = checkJudgement(parseStrictJson(raw));
+  } catch (e) {
+    if (e instanceof JudgementError) throw new CliError(e.message);
+    // The loader's text can quote keys and positions of client text; the rule alone is reported.
+    if (e instanceof JsonLoadError) throw new CliError(`judgement: not strict JSON (rule ${e.rule}; assessment-v1 §2.1)`);
+    throw e;
+  }
+  // A FIFO or device would block the read and a link could point anywhere: only a regular file is read.
+  let kind;
+  try {
+    kind = lstatSync(messageFile);
+  } catch (e) {
+    throw new CliError(`--message-file: cannot read ${messageFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (!kind.isFile()) throw new CliError(`--message-file: ${messageFile} is not a regular file (links, FIFOs and devices are refused)`);
+  const message = readMessageFile(messageFile);
+
+  const { openOrCreateStore } = await import("../../../capsules/store/store.js");
+  let outcome;
+  try {
+    const store = await openOrCreateStore(config);
+    outcome = assessAndSeal(store, pack, {
+      message: message.text,
+      judgement,
+      retainMessage: flags["retain-message"] === true,
+      supersede: flags.supersede === true,
+    });
+  } catch (e) {
+    if (e instanceof JudgementError || e instanceof AssessmentError) throw new CliError(e.message);
+    throw new CliError(`store: ${(e as Error).message}`);
+  }
+  rememberPack(config);
+  await new Promise<void>((resolve, reject) => ctx.io.stdout.write(outcome.capsuleBytes, (err) => (err ? reject(err) : resolve())));
+  if (outcome.status === "already_recorded") {
+    ctx.io.stderr.write(`evidence-bridge: this message was already recorded as capsule ${outcome.capsuleId}; nothing new was built (use --supersede to record it again)\n`);
+  } else if (outcome.supersedes.length > 0) {
+    ctx.io.stderr.write(`evidence-bridge: capsule ${outcome.capsuleId} supersedes ${outcome.supersedes.join(", ")}\n`);
+  }
+  return 0;
+}
+
+const command: CliCommand = { help, run };
+export default command;

@@ -1,0 +1,65 @@
+/**
+ * One core for both doors (`capsule assess`, MCP `assess_message`): message + judgement → assessment (derive.ts)
+ * → Evidence Capsule (producer `evidence-bridge`, software `evidence-bridge/assess`) → sealed store, with the
+ * idempotence rule of docs/assess.md: a message already recorded returns the existing capsule unless `supersede`.
+ *
+ * The message text is hashed, used and dropped; it is sealed only with `retainMessage`.
+ */
+import { createHash } from "node:crypto";
+import type { IntelligencePack } from "../../published/pack/types.js";
+import { ASSESS_PRODUCER, buildAssessmentCapsule } from "../assessment/adapter.js";
+import type { Assessment } from "../assessment/types.js";
+import { findRecorded, pseudonymKey } from "../store/recorded.js";
+import type { SealedStore } from "../store/store.js";
+import { checkAgainstMessage, deriveAssessment, type DerivedAssessment } from "./derive.js";
+import type { Judgement } from "./judgement.js";
+
+export interface AssessRequest {
+  message: string;
+  judgement: Judgement;
+  retainMessage?: boolean;
+  supersede?: boolean;
+  now?: Date;
+}
+
+export interface AssessOutcome {
+  /** `new`: a capsule was built and sealed; `already_recorded`: the message was recorded before, nothing built. */
+  status: "new" | "already_recorded";
+  capsuleId: string;
+  /** The capsule file bytes (built, or the stored copy). */
+  capsuleBytes: Uint8Array;
+  /** Capsules of the same message this one supersedes (only with `supersede`). */
+  supersedes: string[];
+  messageRetained: boolean;
+  /** The derived assessment (only for `new`). */
+  assessment?: Assessment;
+  walletChecksums?: DerivedAssessment["wallet_checksums"];
+}
+
+export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: AssessRequest): AssessOutcome {
+  const messageSha256 = createHash("sha256").update(req.message, "utf8").digest("hex");
+  // The judgement must hold for the message even when nothing new is built.
+  checkAgainstMessage(req.message, req.judgement);
+  const existing = findRecorded(store, { messageSha256 });
+  const retain = req.retainMessage === true;
+  if (existing.length > 0 && req.supersede !== true) {
+    const id = existing[existing.length - 1]; // the newest
+    if (retain) store.putMessage(req.message, messageSha256);
+    return { status: "already_recorded", capsuleId: id, capsuleBytes: store.getCapsule(id), supersedes: [], messageRetained: retain };
+  }
+  const derived = deriveAssessment({ message: req.message, judgement: req.judgement, pack, pseudonymKey: pseudonymKey(store), now: req.now });
+  const built = buildAssessmentCapsule(derived.bytes, derived.assessment, ASSESS_PRODUCER);
+  const capsuleBytes = new TextEncoder().encode(built.text);
+  const id = built.capsule.content_sha256;
+  store.putCapsule(capsuleBytes, id);
+  if (retain) store.putMessage(req.message, messageSha256);
+  return {
+    status: "new",
+    capsuleId: id,
+    capsuleBytes,
+    supersedes: existing.filter((x) => x !== id),
+    messageRetained: retain,
+    assessment: derived.assessment,
+    walletChecksums: derived.wallet_checksums,
+  };
+}

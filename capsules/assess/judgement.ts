@@ -1,0 +1,120 @@
+/**
+ * The client's judgement (docs/assess.md "The judgement"): what a model or analyst states about one message, in the
+ * closed vocabularies of assessment-v1 — detector signal names (§2.3), threat findings by rule (§2.4) with the
+ * message fragments behind each evidence class, surface and authorization (§2.5), and optionally when and where the
+ * message was seen and the IOCs the client noticed. Everything else the bridge derives.
+ *
+ * Defined once with the project's shape DSL and the assessment dialect: `checkJudgement` interprets it fast
+ * (src/json/shape-check.ts) and bridge/mcp compiles the same definition to zod for the tool's input schema.
+ */
+import { checkShape, ShapeViolation } from "../../src/json/shape-check.js";
+import { indexPath, memberPath, type JsonValue } from "../../src/json/value.js";
+import { IOC_KINDS, KNOWN_DETECTOR_SIGNALS, THREAT_RULE_IDS } from "../../published/pack/vocabulary.js";
+import { array, ASSESSMENT_DIALECT, object, oneOf, record, rule, str, type Issue, type ObjectShape, type Seg } from "../assessment/assessment-dialect.js";
+import { AUTHORIZATIONS, SURFACES, type Authorization, type IocKind, type Surface } from "../assessment/types.js";
+import { FINDING_TIERS, THREAT_EVIDENCE_CLASSES, THREAT_RULES } from "../assessment/vocabulary.js";
+
+export type FindingTier = (typeof FINDING_TIERS)[number];
+
+export interface JudgementFinding {
+  rule_id: string;
+  tier: FindingTier;
+  evidence_classes: string[];
+  /** Evidence class (never `contact`) → exact substrings of the message. Private. */
+  fragments?: Record<string, string[]>;
+}
+
+export interface Judgement {
+  signals: string[];
+  findings: JudgementFinding[];
+  surface: Surface;
+  authorization: Authorization;
+  observed_at?: string;
+  /** Where the message was seen (a chat id, a channel name...): turned into a keyed pseudonym, never stored as is. */
+  source?: string;
+  iocs?: Partial<Record<IocKind, string[]>>;
+}
+
+/** Evidence classes that carry fragments (§2.4: `contact` never does). */
+export const FRAGMENT_CLASSES = THREAT_EVIDENCE_CLASSES.filter((c) => c !== "contact");
+
+function findingIsCoherent(f: JudgementFinding): Issue | undefined {
+  if (THREAT_RULES[f.rule_id].cappedAtLikelyScam && f.tier === "CONFIRMED_PATTERN") {
+    return { path: ["tier"], message: `rule ${f.rule_id} is capped at LIKELY_SCAM (got CONFIRMED_PATTERN)` };
+  }
+  for (const cls of Object.keys(f.fragments ?? {})) {
+    if (!f.evidence_classes.includes(cls)) return { path: ["fragments", cls], message: `evidence class ${cls} is not listed in evidence_classes` };
+  }
+  return undefined;
+}
+
+function collectionIsCoherent(j: Judgement): Issue | undefined {
+  if (j.surface === "public_channel" && j.authorization !== "public") {
+    return { path: ["authorization"], message: `surface public_channel requires authorization public (got ${j.authorization})` };
+  }
+  if (j.surface === "private_submission" && j.authorization !== "user_submitted") {
+    return { path: ["authorization"], message: `surface private_submission requires authorization user_submitted (got ${j.authorization})` };
+  }
+  if (j.surface === "public_channel" && j.source === undefined) {
+    return { path: ["source"], message: "surface public_channel requires a source (it becomes the channel's pseudonym)" };
+  }
+  return undefined;
+}
+
+export const FINDING_SHAPE = object(
+  {
+    rule_id: oneOf(THREAT_RULE_IDS),
+    tier: oneOf(FINDING_TIERS),
+    evidence_classes: array(oneOf(THREAT_EVIDENCE_CLASSES), { min: 1, max: THREAT_EVIDENCE_CLASSES.length, unique: "value" }),
+    fragments: record(FRAGMENT_CLASSES, array(str("raw", 160), { min: 1, max: 8, unique: "value" })),
+  },
+  { optional: ["fragments"], rules: [rule<JudgementFinding>(findingIsCoherent)] },
+);
+
+/** The members of a judgement, each a shape (the MCP input schema compiles them one by one). */
+export const JUDGEMENT_FIELDS = {
+  signals: array(oneOf(KNOWN_DETECTOR_SIGNALS), { max: KNOWN_DETECTOR_SIGNALS.length, unique: "value" }),
+  findings: array(FINDING_SHAPE, { max: THREAT_RULE_IDS.length, unique: { key: "rule_id" } }),
+  surface: oneOf(SURFACES),
+  authorization: oneOf(AUTHORIZATIONS),
+  observed_at: str("timestamp", 64),
+  source: str("text", 256),
+  iocs: record(IOC_KINDS, array(str("text", 2048), { max: 256, unique: "value" })),
+};
+
+export const JUDGEMENT_SHAPE: ObjectShape = object(JUDGEMENT_FIELDS, {
+  optional: ["observed_at", "source", "iocs"],
+  rules: [rule<Judgement>(collectionIsCoherent)],
+});
+
+/** The whole-judgement rules the member shapes alone do not carry (for callers that compiled the members). */
+export const JUDGEMENT_RULES = [collectionIsCoherent] as const;
+
+/** A violation of the judgement: one line naming the path and the rule. Never echoes a value that could be private. */
+export class JudgementError extends Error {
+  override readonly name = "JudgementError";
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly rule: string,
+  ) {
+    super(message);
+  }
+}
+
+export function judgementPath(segs: readonly Seg[]): string {
+  let p = "judgement";
+  for (const seg of segs) p = typeof seg === "number" ? indexPath(p, seg) : memberPath(p, seg);
+  return p;
+}
+
+/** Checks a strictly parsed judgement; returns it as plain JS or throws {@link JudgementError}. */
+export function checkJudgement(value: JsonValue): Judgement {
+  try {
+    return checkShape(JUDGEMENT_SHAPE, value, ASSESSMENT_DIALECT) as Judgement;
+  } catch (e) {
+    if (!(e instanceof ShapeViolation)) throw e;
+    const path = judgementPath(e.path);
+    throw new JudgementError(`${path}: ${e.detail}`, path, "schema");
+  }
+}
