@@ -13,7 +13,8 @@ import { AssessmentError } from "../../capsules/assessment/errors.js";
 import { validateAssessment } from "../../capsules/assessment/intake.js";
 import { ASSESSMENT_MAX_BYTES } from "../../capsules/assessment/parse-assessment.js";
 import { deriveCandidate } from "../../capsules/candidates/derive.js";
-import { collectPrivateValues, guardCandidate } from "../../capsules/candidates/leak-guard.js";
+import { OutwardGuard } from "../../capsules/guard/outward-guard.js";
+import { assessmentPrivateValues } from "../../capsules/guard/private-values.js";
 import { loadCapsuleBytes } from "../../capsules/capsule/load.js";
 import { verifyCapsule } from "../../capsules/capsule/verify.js";
 import { packOrUnavailable, type CallInfo, type PrivateContext } from "./private-context.js";
@@ -27,6 +28,8 @@ export interface RecordArgs {
 
 export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: PrivateContext): Promise<CallToolResult> {
   const retain = args.retain_message === true;
+  // The raw text is private for the life of this process, whatever happens next: no later call may send it.
+  if (args.message_text !== undefined) ctx.egress.rememberText(args.message_text);
   if (retain && args.message_text === undefined) return errorResult("rejected", "retain_message: true needs message_text (the only text that could be retained)");
   let bytes: Uint8Array;
   try {
@@ -63,7 +66,7 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
     return errorResult("store_error", `store: ${(e as Error).message}`);
   }
   const envelope = loadCapsuleBytes(capsuleBytes);
-  await ctx.egress.remember(id, envelope);
+  ctx.egress.remember(id, envelope);
 
   const report = verifyCapsule(envelope);
   const derived = deriveCandidate(envelope, pack, { includeTypologyMatches: false, includeClean: false, recomputedContentSha256: id });
@@ -100,7 +103,7 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
     warnings,
   };
   // Belt and braces: nothing private may leave, whatever a future change adds to this result.
-  const verdict = guardCandidate(result, collectPrivateValues(assessment, pack));
-  if (!verdict.ok) return errorResult("withheld", `capsule ${id} was stored, but its summary was withheld: ${verdict.reason.replace(/\bcandidate\b/g, "result")}`);
+  const verdict = new OutwardGuard(assessmentPrivateValues(assessment, pack)).check(result, "result");
+  if (!verdict.ok) return errorResult("withheld", `capsule ${id} was stored, but its summary was withheld: ${verdict.reason}`);
   return structuredResult(result);
 }

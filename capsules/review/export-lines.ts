@@ -6,8 +6,9 @@
  * Exported: every capsule whose LATEST decision record approves a candidate, in log order. Before anything is
  * written, the whole log must verify, and each approved candidate is re-derived from the sealed capsule in the
  * approved view and must have exactly the approved digest (the data, the pack or the rules did not change after
- * review); its record's signature is checked again; and the leak guard runs on the whole line (candidate, note,
- * names) against that capsule's private values. Any refusal refuses the export (all or nothing), naming every
+ * review); its record's signature is checked again; and the outward guard runs on the whole line (candidate, note,
+ * names) against that capsule's private values, and on the decision (note, names) against every private value of
+ * the store. Any refusal refuses the export (all or nothing), naming every
  * refused capsule and why. Nothing is sent anywhere.
  */
 import { canonicalBytes } from "../../src/json/canonical.js";
@@ -17,6 +18,8 @@ import type { SealedStore } from "../store/store.js";
 import { ReviewError } from "./errors.js";
 import type { LogVerification } from "./log.js";
 import { signatureProblem, type ReviewRecord } from "./record.js";
+import { storeGuard } from "../guard/store-guard.js";
+import type { OutwardGuard } from "../guard/outward-guard.js";
 import { guardOutward, openReviewTarget } from "./review-target.js";
 
 export const REVIEW_EXPORT_SCHEMA = "evidence-bridge-review-export/v1";
@@ -42,7 +45,7 @@ export interface ExportOutcome {
 const SHORT = 12;
 
 /** One refusal for one approved record, or the export line. */
-function exportOne(store: SealedStore, pack: IntelligencePack, record: ReviewRecord): { line: ExportLine } | { refusal: string } {
+function exportOne(store: SealedStore, wide: OutwardGuard, pack: IntelligencePack, record: ReviewRecord): { line: ExportLine } | { refusal: string } {
   const id = record.capsule_sha256;
   const sig = signatureProblem(record);
   if (sig !== undefined) return { refusal: `bad signature: ${sig}` };
@@ -63,6 +66,8 @@ function exportOne(store: SealedStore, pack: IntelligencePack, record: ReviewRec
   const line: ExportLine = { schema_version: REVIEW_EXPORT_SCHEMA, candidate: r.candidate, decision: record };
   const leak = guardOutward(target, line, "export");
   if (leak !== undefined) return { refusal: leak };
+  const decision = wide.check(record, "export.decision");
+  if (!decision.ok) return { refusal: decision.reason };
   return { line };
 }
 
@@ -77,10 +82,11 @@ export function buildExport(
   const approved = log.state.latestPerCapsule().filter((e) => e.record.decision === "APPROVED_FOR_RELEASE");
   const out: ExportOutcome = { lines: [], exported: [] };
   const refusals: ExportRefusal[] = [];
+  const wide = approved.length > 0 && store !== undefined ? storeGuard(store) : undefined;
   for (const [i, { record }] of approved.entries()) {
     onProgress?.(i, approved.length);
     const result =
-      store === undefined ? { refusal: "the capsule is no longer in the store (there is no store)" } : exportOne(store, pack, record);
+      store === undefined ? { refusal: "the capsule is no longer in the store (there is no store)" } : exportOne(store, wide!, pack, record);
     if ("refusal" in result) {
       refusals.push({ capsule_sha256: record.capsule_sha256, seq: record.seq, reason: result.refusal });
       continue;

@@ -31,6 +31,7 @@ import {
   type ReviewStatus,
   type ReviewVerb,
 } from "../../../capsules/review/index.js";
+import { storeGuard } from "../../../capsules/guard/store-guard.js";
 import { StoreError } from "../../../capsules/store/errors.js";
 import { openStore, type SealedStore } from "../../../capsules/store/store.js";
 import { KeyError } from "../../../src/crypto/errors.js";
@@ -350,8 +351,8 @@ the reviewer's Ed25519 key (keys/reviewers/NAME.key; create one with 'evidence-b
 --reviewer chooses when there are several).
 
   --note TEXT   required; one line, at most 1000 characters, no control, format or bidi characters. Notes are
-                exported with approvals: a note containing a private value of this capsule (an IOC, a matched
-                term, the message hash …) is refused.
+                exported with approvals: a note containing a private value of any stored capsule (an IOC, a
+                matched term, the message hash …) in any usual form (docs/guard.md) is refused, naming its kind.
   --include-typology-matches / --include-clean   the candidate view being decided (as in 'review show')
 
 Approval and rejection are final for the same candidate bytes; NEEDS_MORE_EVIDENCE returns the candidate to the
@@ -372,7 +373,7 @@ queue. A second decision on the same bytes, an unknown id or a log that does not
         const target = openReviewTarget(store!, pack, id, view);
         const r = target.result;
         if (r.status !== "emitted") throw new CliError(`${command}: capsule ${id} has no outward candidate: ${r.reason}`);
-        const leak = guardOutward(target, note, "the note");
+        const leak = guardOutward(target, note, "the note", storeGuard(store));
         if (leak !== undefined) throw new CliError(`${command}: --note refused: ${leak}; notes travel with the export, write them without private values`);
         const reviewer = selectReviewerKey(config.home, flags.reviewer as string | undefined);
         const entry = appendDecision(
