@@ -89,6 +89,16 @@ export function foldText(text: string): FoldedText {
   return { compact, tokens };
 }
 
+/** Number of significant characters: code points that fold to letters or digits (before any expansion: m → rn). */
+export function significantLength(text: string): number {
+  let n = 0;
+  for (const ch of text) {
+    const f = foldCodePoint(ch.codePointAt(0)!);
+    if (f !== "" && f !== SEPARATOR) n++;
+  }
+  return n;
+}
+
 /** The compact form only. */
 export function compactForm(text: string): string {
   return foldText(text).compact;
@@ -119,9 +129,15 @@ const REFANG: readonly [RegExp, string][] = [
   [/\s+(?:dot)\s+/gi, "."],
   [/\s+(?:at)\s+/gi, "@"],
   [/\[:\/\/\]|\[:\]/g, "://"],
+  // The same, written backwards (reversed text is searched against reversed values).
+  [/p[xX*]{2}h/gi, "ptth"],
+  [/[\])}>]\s*(?:\.|tod)\s*[[({<]/gi, "."],
+  [/[\])}>]\s*(?:@|ta)\s*[[({<]/gi, "@"],
+  [/\s+(?:tod)\s+/gi, "."],
+  [/\s+(?:ta)\s+/gi, "@"],
 ];
 
-const MAY_BE_DEFANGED = /[[({<]|h[xX*]{2}p|\s(?:at|dot)\s/i;
+const MAY_BE_DEFANGED = /[[\](){}<>]|h[xX*]{2}p|p[xX*]{2}h|\s(?:at|dot|ta|tod)\s/i;
 
 /** Undoes the usual defanging of URLs and e-mails (`hxxp`, `[.]`, `(dot)`, `[at]`, ` at `); same text when none. */
 export function refang(text: string): string {
@@ -133,7 +149,7 @@ export function refang(text: string): string {
 
 const PERCENT = /(?:%[0-9a-fA-F]{2})+/g;
 const JSON_ESCAPE = /\\u([0-9a-fA-F]{4})|\\([bfnrt"\\/])/g;
-const BASE64_RUN = /[A-Za-z0-9+/_-]{12,}={0,2}/g;
+const BASE64_RUN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
 const HEX_TEXT_RUN = /(?:[0-9a-fA-F]{2}){6,}/g;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\ufffd]/u;
@@ -174,7 +190,9 @@ export function decodeOnce(text: string): { texts: string[]; bytes: Uint8Array[]
   for (const run of text.match(BASE64_RUN) ?? []) {
     // A slice of an encoding starts anywhere in a 4-character group: every start decodes one alignment.
     for (let skip = 0; skip < 4 && run.length - skip >= 8; skip++) {
-      const b = base64Bytes(run.slice(skip, skip + Math.floor((run.replace(/=+$/, "").length - skip) / 4) * 4));
+      let part = run.slice(skip).replace(/=+$/, "");
+      if (part.length % 4 === 1) part = part.slice(0, -1);
+      const b = base64Bytes(part);
       if (b === undefined || b.length === 0) continue;
       bytes.push(b);
       const t = bytesAsText(b);
@@ -189,6 +207,8 @@ export function decodeOnce(text: string): { texts: string[]; bytes: Uint8Array[]
   return { texts, bytes };
 }
 
+const CLEAN_AWAY = /[\p{M}\p{Cf}\s]/gu;
+
 /** Layers of decoding applied before matching (a base64 of a percent-encoded value is two layers). */
 export const DECODING_DEPTH = 3;
 /** Texts longer than this are not decoded further (they are still matched as they are). */
@@ -202,11 +222,14 @@ export function decodingLayers(text: string): { texts: string[]; bytes: Uint8Arr
   const texts: string[] = [];
   const bytes: Uint8Array[] = [];
   const seen = new Set<string>();
-  let level = [text];
+  // Also decoded: the text without invisible characters, marks and white space, in NFKC (full-width base64 or a
+  // zero-width space inside an encoding still decodes).
+  const clean = text.normalize("NFKD").replace(CLEAN_AWAY, "").normalize("NFKC");
+  let level = clean === text ? [text] : [text, clean];
   for (let depth = 0; depth <= DECODING_DEPTH && level.length > 0; depth++) {
     const next: string[] = [];
     for (const t of level) {
-      const r = refang(t);
+      const r = refang(t.normalize("NFKC"));
       for (const v of r === t ? [t] : [t, r]) {
         if (seen.has(v)) continue;
         seen.add(v);
@@ -232,7 +255,10 @@ const HEX_RUN = /[0-9a-f]{12,}/g;
  */
 export function hexRuns(text: string): string[] {
   const plain = text.normalize("NFKC").toLowerCase().replace(NOT_SIGNIFICANT, "");
-  return plain.match(HEX_RUN) ?? [];
+  const runs: string[] = [...(plain.match(HEX_RUN) ?? [])];
+  // Look-alikes too: in the skeleton form digits 0 and 1 read as o and l; read them back as digits.
+  for (const r of foldText(text).compact.replace(/o/g, "0").replace(/l/g, "1").match(HEX_RUN) ?? []) if (!runs.includes(r)) runs.push(r);
+  return runs;
 }
 
 /** A window of {@link HEX_WINDOW} hex digits as a number (exact: 48 bits). */

@@ -211,15 +211,15 @@ const PREPARED_CACHE_MAX_CHARS = 4096;
 function prepared(text: string): Prepared {
   const cached = preparedCache.get(text);
   if (cached !== undefined) return cached;
-  // A digest (all hex) is searched by its hex windows and as a token only: short text forms made of the letters
-  // a-f and digits would otherwise turn up in random digests.
+  // A digest (all hex) is searched by its hex windows, its decodings and as a token, not as text: short text forms
+  // made of the letters a-f and digits would otherwise turn up in random digests.
   const digest = DIGEST.test(text);
-  const layers = digest ? { texts: [text], bytes: [] } : decodingLayers(text);
+  const layers = decodingLayers(text);
   const compacts = new Set<string>();
   const tokens = new Set<string>();
   const hex = new Set<string>();
   for (const t of layers.texts) {
-    if (!digest) compacts.add(foldText(t).compact);
+    if (!digest || t !== text) compacts.add(foldText(t).compact);
     for (const tok of wholeTokens(t)) tokens.add(tok);
     for (const run of hexRuns(t)) hex.add(run);
   }

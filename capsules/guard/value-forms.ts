@@ -19,7 +19,7 @@
  * as whole tokens only: a few digits would otherwise be found inside any long number or digest.
  */
 import { parsePhoneNumberFromString } from "libphonenumber-js";
-import { compactForm, HEX_WINDOW, refang, reversed } from "./forms.js";
+import { compactForm, HEX_WINDOW, refang, reversed, significantLength } from "./forms.js";
 import type { PrivateValue } from "./private-values.js";
 
 /** Compact forms of at most this many characters match only as whole tokens. */
@@ -65,12 +65,14 @@ export function valueForms(v: PrivateValue): ValueForms {
   const addText = (raw: string, alsoReversed = true): void => {
     const c = compactForm(raw);
     if (c === "") return;
-    if (c.length <= SHORT_MAX) {
+    if (significantLength(raw) <= SHORT_MAX) {
       tokens.add(c);
+      if (alsoReversed) tokens.add(compactForm(reversed(raw)));
       return;
     }
     text.add(c);
-    if (alsoReversed) text.add(reversed(c));
+    // Folded after reversing: a character may fold to several (m → rn), which must not be reversed themselves.
+    if (alsoReversed) text.add(compactForm(reversed(raw)));
   };
   const value = v.value;
   if (v.kind === "monetary_value") {
@@ -104,11 +106,12 @@ export function valueForms(v: PrivateValue): ValueForms {
         break;
       }
       case "wallets": {
-        const c = compactForm(value);
-        const half = Math.ceil(c.length / 2);
+        // Halves of the value as written (an odd middle character belongs to neither, so either split is found).
+        const cps = [...value];
+        const half = Math.floor(cps.length / 2);
         if (half >= HALF_MIN) {
-          addText(c.slice(0, half));
-          addText(c.slice(c.length - half));
+          addText(cps.slice(0, half).join(""));
+          addText(cps.slice(cps.length - half).join(""));
         }
         break;
       }
