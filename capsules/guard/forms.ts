@@ -207,6 +207,7 @@ export function decodeOnce(text: string): { texts: string[]; bytes: Uint8Array[]
   return { texts, bytes };
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
 const CLEAN_AWAY = /[\p{M}\p{Cf}\s]/gu;
 
 /** Layers of decoding applied before matching (a base64 of a percent-encoded value is two layers). */
@@ -230,7 +231,9 @@ export function decodingLayers(text: string): { texts: string[]; bytes: Uint8Arr
     const next: string[] = [];
     for (const t of level) {
       const r = refang(t.normalize("NFKC"));
-      for (const v of r === t ? [t] : [t, r]) {
+      // Defang markers written with look-alikes (` аt ` with a Cyrillic а) are undone on the skeleton text too.
+      const rs = ASCII.test(t) ? r : refang(skeletonOf(t.normalize("NFKC")));
+      for (const v of new Set([t, r, rs])) {
         if (seen.has(v)) continue;
         seen.add(v);
         texts.push(v);
