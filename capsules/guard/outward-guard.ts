@@ -26,6 +26,77 @@ export interface GuardHit {
 
 export type GuardVerdict = { ok: true } | { ok: false; hits: { kind: PrivateKind; path: string }[]; reason: string };
 
+/** Guards with at most this many text forms search each form directly. */
+const DIRECT_MAX = 256;
+const KINDS: readonly PrivateKind[] = [
+  "ioc_value",
+  "matched_term",
+  "term_hit",
+  "signal_name",
+  "observation_summary",
+  "observation_uri",
+  "observation_source",
+  "market_rate_warning",
+  "monetary_value",
+  "source_pseudonym",
+  "message_sha256",
+  "message_text",
+];
+
+/**
+ * A set of 48-bit hex-window keys with a kind each: open addressing in typed arrays (a Map of a million numbers
+ * would cost ten times the memory).
+ */
+const EMPTY_KEYS = new Float64Array(0);
+
+class HexWindows {
+  private keys = EMPTY_KEYS;
+  private kinds = new Uint8Array(0);
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  private slot(key: number, keys: Float64Array): number {
+    const mask = keys.length - 1;
+    let i = (Math.imul(key | 0, 0x9e3779b1) ^ Math.floor(key / 0x1000000)) & mask;
+    while (keys[i] !== -1 && keys[i] !== key) i = (i + 1) & mask;
+    return i;
+  }
+
+  add(key: number, kind: number): void {
+    if ((this.count + 1) * 2 > this.keys.length) this.grow();
+    if (this.count === 0 && this.keys === EMPTY_KEYS) this.grow();
+    const i = this.slot(key, this.keys);
+    if (this.keys[i] === key) return;
+    this.keys[i] = key;
+    this.kinds[i] = kind;
+    this.count++;
+  }
+
+  /** The kind index of a key, or -1. */
+  get(key: number): number {
+    if (this.count === 0) return -1;
+    const i = this.slot(key, this.keys);
+    return this.keys[i] === key ? this.kinds[i] : -1;
+  }
+
+  private grow(): void {
+    const oldKeys = this.keys;
+    const oldKinds = this.kinds;
+    const size = Math.max(64, oldKeys.length * 2);
+    this.keys = new Float64Array(size).fill(-1);
+    this.kinds = new Uint8Array(size);
+    for (let j = 0; j < oldKeys.length; j++) {
+      if (oldKeys[j] === -1) continue;
+      const i = this.slot(oldKeys[j], this.keys);
+      this.keys[i] = oldKeys[j];
+      this.kinds[i] = oldKinds[j];
+    }
+  }
+}
+
 /** Compact forms at least this long are indexed by their first KEY_LONG characters. */
 const KEY_LONG = 8;
 /** Shorter compact forms (down to 4 characters) by their first KEY_SHORT characters. */
@@ -51,8 +122,9 @@ export class OutwardGuard {
   private readonly long = new Map<string, Entry[]>();
   private readonly mid = new Map<string, Entry[]>();
   private readonly short = new Map<string, PrivateKind>();
-  private readonly hex = new Map<number, PrivateKind>();
-  private readonly forms = new Set<string>();
+  private readonly hex = new HexWindows();
+  /** Every text form with its kind (small guards search these directly instead of the index). */
+  private readonly forms = new Map<string, PrivateKind>();
   private count = 0;
 
   constructor(values: Iterable<PrivateValue> = []) {
@@ -69,6 +141,20 @@ export class OutwardGuard {
     return this.forms.size === 0 && this.short.size === 0 && this.hex.size === 0;
   }
 
+  /**
+   * A quick pass for small guards: false when no form, token or hex window of this guard can occur in any of the
+   * texts (then every check of them passes); true when the full search must run.
+   */
+  private mayHit(texts: readonly string[]): boolean {
+    if (this.forms.size > DIRECT_MAX) return true;
+    const ps = texts.map((t) => prepared(t));
+    const joined = ps.map((p) => p.compacts.join("\u0000")).join("\u0000");
+    for (const form of this.forms.keys()) if (joined.includes(form)) return true;
+    if (this.short.size > 0) for (const p of ps) for (const t of p.tokens) if (this.short.has(t)) return true;
+    if (this.hex.size > 0) for (const p of ps) for (const run of p.hex) for (const k of hexWindowKeys(run)) if (this.hex.get(k) >= 0) return true;
+    return false;
+  }
+
   /** Adds private values (their forms are computed now, once). */
   add(values: Iterable<PrivateValue>): void {
     for (const v of values) {
@@ -76,7 +162,7 @@ export class OutwardGuard {
       const f = valueForms(v);
       for (const form of f.text) {
         if (this.forms.has(form)) continue;
-        this.forms.add(form);
+        this.forms.set(form, v.kind);
         const index = form.length >= KEY_LONG ? this.long : this.mid;
         const key = form.slice(0, form.length >= KEY_LONG ? KEY_LONG : KEY_SHORT);
         const bucket = index.get(key);
@@ -84,7 +170,7 @@ export class OutwardGuard {
         else index.set(key, [{ form, kind: v.kind }]);
       }
       for (const t of f.tokens) if (!this.short.has(t)) this.short.set(t, v.kind);
-      for (const run of f.hex) for (const k of hexWindowKeys(run)) if (!this.hex.has(k)) this.hex.set(k, v.kind);
+      for (const run of f.hex) for (const k of hexWindowKeys(run)) this.hex.add(k, KINDS.indexOf(v.kind));
     }
   }
 
@@ -92,6 +178,11 @@ export class OutwardGuard {
   private scanCompact(c: string, found: Set<PrivateKind>): void {
     const n = c.length;
     if (n < KEY_SHORT) return;
+    if (this.forms.size <= DIRECT_MAX) {
+      // A guard over one capsule: a direct search per form is cheaper than a lookup per position.
+      for (const [form, kind] of this.forms) if (c.includes(form)) found.add(kind);
+      return;
+    }
     const hasMid = this.mid.size > 0;
     for (let p = 0; p + KEY_SHORT <= n; p++) {
       if (hasMid) {
@@ -108,7 +199,7 @@ export class OutwardGuard {
   private scanHex(run: string, found: Set<PrivateKind>): void {
     for (let i = 0; i + HEX_WINDOW <= run.length; i++) {
       const kind = this.hex.get(hexWindowKey(run.slice(i, i + HEX_WINDOW)));
-      if (kind !== undefined) found.add(kind);
+      if (kind >= 0) found.add(KINDS[kind]);
     }
   }
 
@@ -142,6 +233,10 @@ export class OutwardGuard {
    */
   check(value: unknown, root: string, opts: CheckOptions = {}): GuardVerdict {
     if (this.empty) return { ok: true };
+    if (this.forms.size <= DIRECT_MAX) {
+      const texts: string[] = [];
+      if (collectTexts(value, 0, texts, opts.isPublic) && !this.mayHit(texts)) return { ok: true };
+    }
     const hits: { kind: PrivateKind; path: string }[] = [];
     const seen = new Set<object>();
     const text = (s: string, where: string, tokens: boolean): boolean => {
@@ -230,6 +325,29 @@ function prepared(text: string): Prepared {
     preparedCache.set(text, p);
   }
   return p;
+}
+
+/** Every string, member name and number text the full search would look at; false when it nests too deep. */
+function collectTexts(v: unknown, depth: number, out: string[], isPublic?: (s: string) => boolean): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (typeof v === "string") {
+    if (!isPublic?.(v)) out.push(v);
+  } else if (typeof v === "number" || typeof v === "bigint") out.push(String(v));
+  else if (isJsonFloat(v)) out.push(v.token ?? String(v.value));
+  else if (Array.isArray(v)) {
+    for (const x of v) if (!collectTexts(x, depth + 1, out, isPublic)) return false;
+  } else if (v instanceof Map) {
+    for (const [k, x] of v) {
+      out.push(String(k));
+      if (!collectTexts(x, depth + 1, out, isPublic)) return false;
+    }
+  } else if (v !== null && typeof v === "object") {
+    for (const [k, x] of Object.entries(v)) {
+      out.push(k);
+      if (!collectTexts(x, depth + 1, out, isPublic)) return false;
+    }
+  }
+  return true;
 }
 
 /** Every string and number text of a JSON-like value, in order (member names left out). */

@@ -128,8 +128,8 @@ export function valueForms(v: PrivateValue): ValueForms {
 
   const plain = value.replace(/[\s:-]/g, "").toLowerCase().replace(/^0x/, "");
   if (plain.length >= HEX_WINDOW && /^[0-9a-f]+$/.test(plain)) {
+    // Reversed hex is found as reversed text (the whole value); windows are indexed forwards only.
     hex.add(plain);
-    hex.add(reversed(plain));
   }
   return { text: [...text], tokens: [...tokens], hex: [...hex] };
 }
