@@ -15,7 +15,7 @@
  * once and looks each position up, so its cost grows with the outward text, not with the size of the store.
  */
 import { indexPath, isJsonFloat, isJsonObject, memberPath } from "../../src/json/value.js";
-import { bytesHex, decodingLayers, foldText, HEX_WINDOW, hexRuns, hexWindowKey, hexWindowKeys, wholeTokens } from "./forms.js";
+import { bytesHex, decodingLayers, foldText, HEX_WINDOW, hexRuns, hexWindowKey, hexWindowKeys, reversed, wholeTokens } from "./forms.js";
 import type { PrivateKind, PrivateValue } from "./private-values.js";
 import { valueForms } from "./value-forms.js";
 
@@ -319,6 +319,8 @@ function prepared(text: string): Prepared {
     for (const run of hexRuns(t)) hex.add(run);
   }
   for (const b of layers.bytes) if (b.length * 2 >= HEX_WINDOW) hex.add(bytesHex(b));
+  // Reversed hex (a hash written backwards): its runs read backwards meet the forward windows of the value.
+  for (const run of [...hex]) hex.add(reversed(run));
   const p: Prepared = { compacts: [...compacts], tokens: [...tokens], hex: [...hex] };
   if (text.length <= PREPARED_CACHE_MAX_CHARS) {
     if (preparedCache.size >= PREPARED_CACHE_SIZE) preparedCache.delete(preparedCache.keys().next().value!);

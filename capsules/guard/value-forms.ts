@@ -128,7 +128,7 @@ export function valueForms(v: PrivateValue): ValueForms {
 
   const plain = value.replace(/[\s:-]/g, "").toLowerCase().replace(/^0x/, "");
   if (plain.length >= HEX_WINDOW && /^[0-9a-f]+$/.test(plain)) {
-    // Reversed hex is found as reversed text (the whole value); windows are indexed forwards only.
+    // Windows are indexed forwards only; a check also reads every hex run of the outward text backwards.
     hex.add(plain);
   }
   return { text: [...text], tokens: [...tokens], hex: [...hex] };
