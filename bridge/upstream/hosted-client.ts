@@ -45,7 +45,7 @@ export interface HostedClientOptions {
   clientInfo?: { name: string; version: string };
 }
 
-/** A public tool as the bridge exposes it: pinned schema, live title and description when known. */
+/** A public tool as the bridge exposes it: pinned name, title, description and schema (upstream text never steers the client). */
 export interface ExposedTool {
   name: PublicToolName;
   title: string;
