@@ -16,6 +16,7 @@ const GROUPS: Record<string, readonly [string, string]> = {
   feed: ["./feed.bench.js", "benchFeed"],
   regional: ["./regional.bench.js", "benchRegional"],
   mcp: ["./mcp.bench.js", "benchMcp"],
+  guard: ["./guard.bench.js", "benchGuard"],
 };
 
 async function runGroups(names: string[]): Promise<void> {

@@ -24,6 +24,8 @@ export async function matchTypologies(args: MatchArgs, _call: CallInfo, ctx: Pri
   const loaded = await packOrUnavailable(ctx);
   if ("error" in loaded) return loaded.error;
   const { pack } = loaded;
+  // The caller's message text is private for the life of this process: no later call may send it anywhere.
+  ctx.egress.rememberText(args.text);
   try {
     const result = assessProvenance(pack, { text: args.text, signals: args.signals ?? [] });
     const labels = result.hypotheses.map((h) => h.typology_id).join(", ");

@@ -12,9 +12,9 @@ import { loadReviewLog } from "../../capsules/review/log.js";
 import { reviewQueue } from "../../capsules/review/queue.js";
 import { capsuleReviewStatus } from "../../capsules/review/status.js";
 import { StoreError } from "../../capsules/store/errors.js";
-import { capsulePrivateValues } from "../../capsules/store/private-values.js";
+import { OutwardGuard } from "../../capsules/guard/outward-guard.js";
+import { capsulePrivateValues } from "../../capsules/guard/private-values.js";
 import type { CapsuleRow, ReviewStatus } from "../../capsules/store/rows.js";
-import { checkEgress } from "../upstream/egress-guard.js";
 import { packOrUnavailable, type CallInfo, type PrivateContext } from "./private-context.js";
 import { DocumentError, documentBytes, errorResult, structuredResult } from "./tool-results.js";
 
@@ -50,7 +50,7 @@ export async function verifyCapsuleTool(args: VerifyArgs, call: CallInfo, ctx: P
     const envelope = loadCapsuleBytes(bytes);
     const report = verifyCapsule(envelope);
     // The report of a stored capsule must not carry its private values (the caller supplied only the id).
-    const verdict = checkEgress(report, { values: capsulePrivateValues(envelope) });
+    const verdict = new OutwardGuard(capsulePrivateValues(envelope)).check(report, "report");
     if (!verdict.ok) return errorResult("withheld", `the verification report of stored capsule ${id} was withheld: it would contain a private value of that capsule`);
     return reportResult(report);
   }
@@ -126,6 +126,17 @@ export async function listCapsules(args: ListArgs, _call: CallInfo, ctx: Private
   );
 }
 
+/** The numbers of a candidate (checked against the whole store: a number whose digits are an IOC's is that IOC). */
+function numbersOf(c: object): number[] {
+  const out: number[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === "number") out.push(v);
+    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x);
+  };
+  walk(c);
+  return out;
+}
+
 // ---- get_candidates -------------------------------------------------------------------------------------------
 
 export interface CandidatesArgs {
@@ -168,6 +179,15 @@ export async function getCandidates(args: CandidatesArgs, _call: CallInfo, ctx: 
     excluded: first ? queue.excludedClean : 0,
     next_cursor: entries.length > limit ? encodeCursor(feedOrderKey(page[page.length - 1].candidate)) : null,
   };
+  // Each candidate passed the guard over its own capsule when it was derived (its other strings are pack and
+  // template text); everything else in the result is checked against every private value of the store.
+  const ready = await ctx.egress.refresh(() => ctx.state.existingStore());
+  if (!ready.ok) return errorResult("store_error", ready.reason);
+  const verdict = ctx.egress.guard.check(
+    { ...result, candidates: result.candidates.map((c) => ({ ...c, candidate: numbersOf(c.candidate) })) },
+    "result",
+  );
+  if (!verdict.ok) return errorResult("withheld", `the candidates page was withheld: ${verdict.reason}`);
   const text = `${result.candidates.length} outward candidate(s) for human review, ${result.withheld.length} withheld, ${result.excluded} excluded (CLEAN). Approval and export happen at the command line.`;
   return structuredResult(result, false, text);
 }

@@ -1,11 +1,11 @@
 /**
- * What every private tool handler receives (the private state, the request's exact wire text, the egress values),
+ * What every private tool handler receives (the private state, the request's exact wire text, the store's outward guard),
  * and the pack lookup they share.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { PackError } from "../../published/pack/errors.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
-import type { EgressValues } from "./egress-values.js";
+import type { StoreGuard } from "../../capsules/guard/store-guard.js";
 import type { PrivateState } from "./private-state.js";
 import { errorResult } from "./tool-results.js";
 import type { RequestId, WireTable } from "./wire-table.js";
@@ -13,7 +13,8 @@ import type { RequestId, WireTable } from "./wire-table.js";
 export interface PrivateContext {
   state: PrivateState;
   wire: WireTable;
-  egress: EgressValues;
+  /** The outward guard over the whole store and this process's message texts (capsules/guard). */
+  egress: StoreGuard;
   /** The package version (producer block of capsules built here). */
   version: string;
 }

@@ -14,7 +14,8 @@ import { AssessmentError } from "../../capsules/assessment/errors.js";
 import { validateAssessment } from "../../capsules/assessment/intake.js";
 import { ASSESSMENT_MAX_BYTES } from "../../capsules/assessment/parse-assessment.js";
 import { deriveCandidate } from "../../capsules/candidates/derive.js";
-import { collectPrivateValues, guardCandidate } from "../../capsules/candidates/leak-guard.js";
+import { OutwardGuard } from "../../capsules/guard/outward-guard.js";
+import { assessmentPrivateValues } from "../../capsules/guard/private-values.js";
 import { loadCapsuleBytes } from "../../capsules/capsule/load.js";
 import { verifyCapsule } from "../../capsules/capsule/verify.js";
 import type { Assessment } from "../../capsules/assessment/types.js";
@@ -31,6 +32,8 @@ export interface RecordArgs {
 
 export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: PrivateContext): Promise<CallToolResult> {
   const retain = args.retain_message === true;
+  // The raw text is private for the life of this process, whatever happens next: no later call may send it.
+  if (args.message_text !== undefined) ctx.egress.rememberText(args.message_text);
   if (retain && args.message_text === undefined) return errorResult("rejected", "retain_message: true needs message_text (the only text that could be retained)");
   let bytes: Uint8Array;
   try {
@@ -128,7 +131,7 @@ export async function outwardSummary(id: string, capsuleBytes: Uint8Array, asses
 /** A structured result checked once more against the assessment's private values before it leaves. */
 export function guardedResult(result: Record<string, unknown>, assessment: Assessment, pack: IntelligencePack, id: string, text: string): CallToolResult {
   // Belt and braces: nothing private may leave, whatever a future change adds to this result.
-  const verdict = guardCandidate({ ...result, summary: text }, collectPrivateValues(assessment, pack));
-  if (!verdict.ok) return errorResult("withheld", `capsule ${id} was stored, but its summary was withheld: ${verdict.reason.replace(/\bcandidate\b/g, "result")}`);
+  const verdict = new OutwardGuard(assessmentPrivateValues(assessment, pack)).check({ ...result, summary: text }, "result");
+  if (!verdict.ok) return errorResult("withheld", `capsule ${id} was stored, but its summary was withheld: ${verdict.reason}`);
   return structuredResult(result, false, text);
 }

@@ -6,6 +6,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import type { Config } from "../../src/config.js";
+import { terminalSafe, terminalSafeLines } from "../terminal-text.js";
 import { bannerText } from "./banner.js";
 import { packageVersion } from "../package-info.js";
 import { createBridgeServer, type BridgeServerOptions } from "./server.js";
@@ -22,8 +23,8 @@ export interface ServeOptions extends Partial<Omit<BridgeServerOptions, "diagnos
 /** Serves until the input ends; resolves with the exit status (0). */
 export async function serveStdio(config: Config, io: StdioStreams, opts: ServeOptions = {}): Promise<number> {
   const version = opts.version ?? packageVersion();
-  const diagnostics = (line: string) => void io.stderr.write(`evidence-bridge: ${line}\n`);
-  if (io.stdin.isTTY === true) io.stderr.write(bannerText(config, version));
+  const diagnostics = (line: string) => void io.stderr.write(`evidence-bridge: ${terminalSafe(line)}\n`);
+  if (io.stdin.isTTY === true) io.stderr.write(terminalSafeLines(bannerText(config, version)));
   const bridge = createBridgeServer(config, { ...opts, version, diagnostics });
   const transport = new LineTransport(io.stdin, io.stdout, bridge.wire, { ...opts, diagnostic: diagnostics });
   await bridge.mcp.connect(transport);

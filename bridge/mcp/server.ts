@@ -9,7 +9,7 @@ import type { HostedClient } from "../upstream/hosted-client.js";
 import type { Agents } from "../upstream/http-transport.js";
 import { PINNED_TOOLS, PUBLIC_TOOL_NAMES } from "../upstream/pinned-tools.js";
 import type { PublishedFiles } from "../upstream/published-files.js";
-import { EgressValues } from "./egress-values.js";
+import { StoreGuard } from "../../capsules/guard/store-guard.js";
 import { PrivateState } from "./private-state.js";
 import { PRIVATE_TOOLS, registerPrivateTools } from "./private-tools.js";
 import { registerPrompts } from "./prompts.js";
@@ -59,7 +59,7 @@ export function createBridgeServer(config: Config, opts: BridgeServerOptions): B
   const diagnostics = opts.diagnostics ?? (() => undefined);
   const wire = new WireTable();
   const state = new PrivateState(config);
-  const egress = new EgressValues(state);
+  const egress = new StoreGuard();
 
   let hostedPromise: Promise<HostedClient> | undefined;
   const hosted =
@@ -73,7 +73,7 @@ export function createBridgeServer(config: Config, opts: BridgeServerOptions): B
                 baseUrl: config.baseUrl,
                 timeoutMs: config.timeoutMs,
                 retryDelayMs: opts.retryDelayMs,
-                secrets: () => ({ values: egress.values() }),
+                guard: () => egress.guard,
                 diagnostics,
                 clientInfo: { name: SERVER_NAME, version: opts.version },
               }),
@@ -94,7 +94,7 @@ export function createBridgeServer(config: Config, opts: BridgeServerOptions): B
   mcp.server.onerror = (e) => diagnostics(`mcp: ${safeErrorLine(e)}`);
 
   registerPrivateTools(mcp, { state, wire, egress, version: opts.version });
-  registerPublicTools(mcp, { hosted, wire, egress, timeoutMs: config.timeoutMs });
+  registerPublicTools(mcp, { hosted, wire, egress, state, timeoutMs: config.timeoutMs });
   registerResources(mcp, { published, state });
   registerPrompts(mcp);
 

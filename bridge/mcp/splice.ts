@@ -45,3 +45,37 @@ export function withMetaMembers(objectText: string, members: Record<string, unkn
   const glue = existing.size === 0 ? "" : ",";
   return `${objectText.slice(0, meta.start + 1)}${inserted}${glue}${objectText.slice(meta.start + 1)}`;
 }
+
+/** The namespace of the bridge's own `_meta` keys. */
+export const BRIDGE_META_PREFIX = "evidence-bridge/";
+
+/**
+ * Sets the bridge's provenance under `_meta` of a result object text (product.md §9, issue 11 item 4): the
+ * upstream cannot forge or remove it. Upstream `_meta` members in the bridge's namespace are removed (and
+ * counted, for the caller to report); a `_meta` that is not an object is replaced. Every other byte outside
+ * `_meta` is kept; `_meta` is re-serialised only when something had to be removed.
+ */
+export function withProvenance(objectText: string, members: Record<string, unknown>): { text: string; removed: number } {
+  const spans = topLevelSpans(objectText);
+  const meta = spans.get("_meta");
+  if (meta === undefined) return { text: withMetaMembers(objectText, members), removed: 0 };
+  const metaText = objectText.slice(meta.start, meta.end);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(metaText);
+  } catch {
+    parsed = undefined;
+  }
+  const isObject = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
+  const ours = isObject ? Object.keys(parsed as object).filter((k) => k.startsWith(BRIDGE_META_PREFIX)) : [];
+  if (isObject && ours.length === 0 && !metaText.includes(BRIDGE_META_PREFIX.slice(0, -1))) {
+    return { text: withMetaMembers(objectText, members), removed: 0 };
+  }
+  const kept: Record<string, unknown> = {};
+  if (isObject) for (const [k, v] of Object.entries(parsed as object)) if (!k.startsWith(BRIDGE_META_PREFIX)) kept[k] = v;
+  const replaced = JSON.stringify({ ...members, ...kept });
+  return {
+    text: `${objectText.slice(0, meta.start)}${replaced}${objectText.slice(meta.end)}`,
+    removed: isObject ? ours.length : 1,
+  };
+}

@@ -16,7 +16,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { topLevelSpans } from "../upstream/json-rpc.js";
 import { preciseParamsError } from "./params-errors.js";
-import { errorLine, resultLine, withMetaMembers } from "./splice.js";
+import { errorLine, resultLine, withProvenance } from "./splice.js";
 import { idKey, WireTable, type RequestId } from "./wire-table.js";
 
 /** Largest accepted input line (a regional index or a capsule given inline fits; the SDK's default is 10 MiB). */
@@ -194,6 +194,17 @@ export class LineTransport implements Transport {
     if (args !== undefined) this.wire.setRawArguments(id, paramsText.slice(args.start, args.end));
   }
 
+  /** The upstream result text with the bridge's `_meta` provenance set; forged bridge keys are removed and reported. */
+  private provenance(resultText: string, meta: Record<string, unknown>): string {
+    const { text, removed } = withProvenance(resultText, meta);
+    if (removed === 0) return text;
+    const marked = Object.fromEntries(
+      Object.entries(meta).map(([k, v]) => [k, typeof v === "object" && v !== null ? { ...v, upstream_meta_removed: removed } : v]),
+    );
+    this.diagnostic(`removed ${removed} _meta member(s) of an upstream result that claimed the bridge's namespace or was not an object`);
+    return withProvenance(resultText, marked).text;
+  }
+
   private readonly onInputEnd = (): void => {
     if (this.inputEnded) return;
     this.inputEnded = true;
@@ -233,7 +244,7 @@ export class LineTransport implements Transport {
     if (!("method" in m) && ("result" in m || "error" in m) && validId(m.id)) {
       const id = m.id;
       const o = this.wire.takeOverride(id);
-      if (o?.kind === "result") line = resultLine(id, o.meta ? withMetaMembers(o.resultText, o.meta) : o.resultText);
+      if (o?.kind === "result") line = resultLine(id, o.meta ? this.provenance(o.resultText, o.meta) : o.resultText);
       else if (o?.kind === "error") line = errorLine(id, o.errorText);
       else {
         const precise = "error" in m ? preciseParamsError(m.error as { code: number; message: string }) : undefined;

@@ -1,8 +1,7 @@
 /**
  * `tools/list`: the six private tools (their JSON Schemas rendered from zod exactly as the SDK renders them) and
- * the proxied public tools with their PINNED input schemas, verbatim. The public entries follow the upstream
- * client: live titles and descriptions once discovered, and a tool the upstream no longer marks read-only is not
- * listed. Without a configured upstream, or before it answers, the seven pinned tools are listed.
+ * the proxied public tools with their PINNED names, titles, descriptions, annotations and input schemas, verbatim
+ * (upstream text never steers the client). A tool the upstream no longer marks read-only is not listed. Without a configured upstream, or before it answers, the seven pinned tools are listed.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { normalizeObjectSchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";

@@ -1,7 +1,7 @@
 /**
  * Client of the hosted tool server (hosted-tool-server.md §7, product.md §9): stateless JSON-RPC over HTTP POST,
  * discovery (`initialize` + `tools/list`) at start-up and on demand, the seven-name allow-list and read-only rule,
- * schema-drift reporting, the egress guard, byte-faithful `tools/call` results, and the `unavailable` result for
+ * schema-drift reporting, the outward guard (capsules/guard), byte-faithful `tools/call` results, and the `unavailable` result for
  * every way the upstream can fail. Published files are fetched through {@link PublishedFiles}. Answers may come as
  * JSON or as a `text/event-stream` (the event carrying the response to our id is picked); a session id the server
  * sets is kept and sent, a 404 for it re-initialises once, and `notifications/initialized` follows `initialize`.
@@ -12,15 +12,18 @@
  * Nothing here writes to stdout. Diagnostics (schema drift) go to the `diagnostics` callback, stderr by default,
  * and never contain tool arguments.
  */
+import type { GuardVerdict, OutwardGuard } from "../../capsules/guard/outward-guard.js";
 import { DEFAULT_TIMEOUT_MS } from "../../src/config.js";
-import { checkEgress, type EgressSecrets } from "./egress-guard.js";
+import { terminalSafe } from "../terminal-text.js";
 import { Agents, MAX_RESPONSE_BYTES, mediaType, sendHttp, TransportError, type HttpResponse } from "./http-transport.js";
-import { answersRequest, buildNotification, buildRequest, MAX_REQUEST_BYTES, parseResponse, type RpcErrorObject } from "./json-rpc.js";
+import { answersRequest, buildNotification, buildRequest, MAX_REQUEST_BYTES, parseResponse, topLevelSpans, type RpcErrorObject } from "./json-rpc.js";
 import { isPublicToolName, PINNED_TOOLS, PUBLIC_TOOL_NAMES, type PublicToolName } from "./pinned-tools.js";
 import { PublishedFiles, type PublishedOutcome } from "./published-files.js";
 import { detectDrift, formatDrift, isReadOnly, type DriftReport } from "./schema-drift.js";
 import { unavailableResult, type UnavailableResult } from "./unavailable.js";
 
+/** Discovery is refreshed at least this often (issue 11 item 5). */
+export const DISCOVERY_MAX_AGE_MS = 60_000;
 /** Protocol versions the hosted server accepts in `MCP-Protocol-Version` (§1.4); the first is preferred. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-06-18", "2025-03-26"] as const;
 
@@ -38,16 +41,16 @@ export interface HostedClientOptions {
   /** Published-file cache lifetime (default 60 s) and size cap (default 8 MiB). */
   readingsTtlMs?: number;
   readingsMaxBytes?: number;
-  /** A cached discovery older than this is refreshed before the next call (default 10 min). */
+  /** A cached discovery older than this is refreshed before the next call (default 60 s; issue 11 item 5). */
   discoveryMaxAgeMs?: number;
-  /** Private values the egress guard refuses to send (IOC values, message hashes); read at every call. */
-  secrets?: () => EgressSecrets;
+  /** The outward guard over every private value of the store (capsules/guard); asked at every request. */
+  guard?: () => OutwardGuard;
   /** Diagnostic lines (schema drift); default: `evidence-bridge: <line>` on stderr. */
   diagnostics?: (line: string) => void;
   clientInfo?: { name: string; version: string };
 }
 
-/** A public tool as the bridge exposes it: pinned schema, live title and description when known. */
+/** A public tool as the bridge exposes it: pinned name, title, description and schema (upstream text never steers the client). */
 export interface ExposedTool {
   name: PublicToolName;
   title: string;
@@ -157,6 +160,46 @@ function sessionHeader(v: string | string[] | undefined): string | undefined {
   return typeof v === "string" && /^[\x21-\x7e]{1,1024}$/.test(v) ? v : undefined;
 }
 
+/** The refusal of a guard hit: the kinds and where (argument paths), never the value. */
+function guardRefusal(verdict: Extract<GuardVerdict, { ok: false }>): Extract<RpcOutcome, { kind: "refused" }> {
+  const kinds = [...new Set(verdict.hits.map((h) => h.kind))].join(", ");
+  return refused(
+    `refused: the call would send a private value from the evidence store (${kinds}) to the hosted server; nothing was sent (${verdict.reason})`,
+  );
+}
+
+/**
+ * An argument the pinned schema does not declare (`__proto__` included: JSON.parse makes it an own member),
+ * as a refusal reason that names no value; undefined when every argument is declared.
+ */
+export function unknownArgument(name: PublicToolName, sent: object, argsText: string): string | undefined {
+  const declared = Object.keys((PINNED_TOOLS[name].inputSchema.properties ?? {}) as object);
+  const names = [...Object.keys(sent), ...topLevelSpans(argsText).keys()];
+  if (Object.getPrototypeOf(sent) !== Object.prototype || names.some((k) => !declared.includes(k))) {
+    return `refused: ${name} takes only the arguments of its pinned schema (${declared.join(", ") || "none"}); an undeclared argument was given, nothing was sent`;
+  }
+  return undefined;
+}
+
+/** Why a tools/call result is not a CallToolResult (MCP 2025-06-18), or undefined. */
+export function callToolResultProblem(r: unknown): string | undefined {
+  if (typeof r !== "object" || r === null || Array.isArray(r)) return "not an object";
+  const o = r as Record<string, unknown>;
+  if (!Array.isArray(o.content)) return "content is not an array";
+  for (const [i, c] of o.content.entries()) {
+    if (typeof c !== "object" || c === null || Array.isArray(c) || typeof (c as Record<string, unknown>).type !== "string") {
+      return `content[${i}] is not a content block with a type`;
+    }
+    if ((c as Record<string, unknown>).type === "text" && typeof (c as Record<string, unknown>).text !== "string") return `content[${i}].text is not a string`;
+  }
+  if ("isError" in o && typeof o.isError !== "boolean") return "isError is not a boolean";
+  if ("structuredContent" in o && (typeof o.structuredContent !== "object" || o.structuredContent === null || Array.isArray(o.structuredContent))) {
+    return "structuredContent is not an object";
+  }
+  if ("_meta" in o && (typeof o._meta !== "object" || o._meta === null || Array.isArray(o._meta))) return "_meta is not an object";
+  return undefined;
+}
+
 function unavailable(reason: string, retryable: boolean, attempts: number, httpStatus?: number): Extract<RpcOutcome, { kind: "unavailable" }> {
   return { kind: "unavailable", reason, retryable, attempts, httpStatus, result: unavailableResult(reason, retryable) };
 }
@@ -166,6 +209,8 @@ export class HostedClient {
   private readonly published: PublishedFiles;
   private nextId = 1;
   private current: Discovery | undefined;
+  /** Set after an upstream fault or a change notice: the next call re-discovers first. */
+  private stale = false;
   private discovering: Promise<DiscoveryOutcome> | undefined;
   private readonly diagnostics: (line: string) => void;
   /** Last diagnostics reported, so that rediscovery does not repeat them. */
@@ -178,7 +223,7 @@ export class HostedClient {
   constructor(private readonly opts: HostedClientOptions) {
     const u = new URL(opts.mcpUrl);
     if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("mcpUrl: only http and https URLs are allowed");
-    this.diagnostics = opts.diagnostics ?? ((line) => void process.stderr.write(`evidence-bridge: ${line}\n`));
+    this.diagnostics = opts.diagnostics ?? ((line) => void process.stderr.write(`evidence-bridge: ${terminalSafe(line)}\n`));
     this.published = new PublishedFiles(
       {
         baseUrl: opts.baseUrl,
@@ -189,6 +234,11 @@ export class HostedClient {
       },
       this.agents,
     );
+  }
+
+  /** Makes the next call re-discover first (the upstream signalled that its tool list changed). */
+  invalidateDiscovery(): void {
+    this.stale = true;
   }
 
   /** The last successful discovery, if any. */
@@ -208,18 +258,18 @@ export class HostedClient {
   async request(
     method: string,
     paramsText?: string,
-    opts: { signal?: AbortSignal; timeoutMs?: number; protocolVersion?: string | null; sessionRetried?: boolean } = {},
+    opts: { signal?: AbortSignal; timeoutMs?: number; protocolVersion?: string | null; sessionRetried?: boolean; guarded?: boolean } = {},
   ): Promise<RpcOutcome> {
-    const secrets = paramsText === undefined ? undefined : this.opts.secrets?.();
-    if (secrets) {
+    const guard = paramsText === undefined || opts.guarded ? undefined : this.opts.guard?.();
+    if (guard) {
       let parsed: unknown = null;
       try {
         parsed = JSON.parse(paramsText!);
       } catch {
         return refused("refused: the request parameters are not valid JSON");
       }
-      const verdict = checkEgress([parsed, paramsText], secrets);
-      if (!verdict.ok) return refused(verdict.reason);
+      const verdict = guard.check([parsed, paramsText], "params");
+      if (!verdict.ok) return guardRefusal(verdict);
     }
     const id = this.nextId++;
     const body = Buffer.from(buildRequest(id, method, paramsText), "utf8");
@@ -435,7 +485,8 @@ export class HostedClient {
 
   /**
    * The public tools to list: the pinned seven, minus any the last discovery saw upstream without
-   * `readOnlyHint: true`. Schemas are always the pinned ones; titles and descriptions are the live ones when known.
+   * `readOnlyHint: true`. Names, titles, descriptions and schemas are always the pinned ones: upstream text never
+   * steers the client (issue 11 item 3); upstream drift is reported by doctor and on stderr.
    */
   listTools(): ExposedTool[] {
     const d = this.current;
@@ -448,8 +499,8 @@ export class HostedClient {
       if (live && !d!.exposed.has(name)) continue;
       out.push({
         name,
-        title: live && typeof live.title === "string" ? live.title : pinned.title,
-        description: live && typeof live.description === "string" ? live.description : pinned.description,
+        title: pinned.title,
+        description: pinned.description,
         inputSchema: pinned.inputSchema,
         discovered: live !== undefined,
       });
@@ -478,14 +529,17 @@ export class HostedClient {
       }
     }
     if (typeof sent !== "object" || sent === null || Array.isArray(sent)) return refused("refused: the tool arguments must be a JSON object");
-    const secrets = this.opts.secrets?.();
-    if (secrets) {
-      // Everything that would leave: the parsed arguments, their exact text (escapes included) and _meta.
-      const verdict = checkEgress([args, sent, argsText, opts.meta ?? null], secrets);
-      if (!verdict.ok) return refused(verdict.reason);
+    const guard = this.opts.guard?.();
+    if (guard) {
+      // Everything that would leave: each argument, their exact text (escapes included), their joined text, _meta.
+      const verdict = guard.checkCall(sent, opts.meta, argsText);
+      if (!verdict.ok) return guardRefusal(verdict);
     }
-    const maxAge = this.opts.discoveryMaxAgeMs ?? 600_000;
-    if (!this.current || Date.now() - this.current.at >= maxAge) {
+    const unknown = unknownArgument(name, sent, argsText);
+    if (unknown !== undefined) return refused(unknown);
+    const maxAge = this.opts.discoveryMaxAgeMs ?? DISCOVERY_MAX_AGE_MS;
+    if (!this.current || this.stale || Date.now() - this.current.at >= maxAge) {
+      this.stale = false;
       const d = await this.discover(opts.signal);
       if (!d.ok && !this.current) {
         if (opts.signal?.aborted) return { kind: "cancelled", attempts: 0 };
@@ -510,9 +564,15 @@ export class HostedClient {
       paramsText += `,"_meta":${metaText}`;
     }
     paramsText += "}";
-    const out = await this.request("tools/call", paramsText, { signal: opts.signal, timeoutMs: opts.timeoutMs });
-    if (out.kind === "result" && (typeof out.result !== "object" || out.result === null || Array.isArray(out.result))) {
-      return unavailable("the hosted server sent a tools/call result that is not an object", true, out.attempts);
+    const out = await this.request("tools/call", paramsText, { signal: opts.signal, timeoutMs: opts.timeoutMs, guarded: guard !== undefined });
+    // After any upstream fault the next call re-discovers first (a tool may have stopped being read-only).
+    if (out.kind === "unavailable" || out.kind === "rpc-error") this.stale = true;
+    if (out.kind === "result") {
+      const malformed = callToolResultProblem(out.result);
+      if (malformed !== undefined) {
+        this.stale = true;
+        return unavailable(`the hosted server sent a malformed tools/call result (${malformed})`, true, out.attempts);
+      }
     }
     return out;
   }

@@ -5,7 +5,7 @@
  * research_catalog's comes from the interface specification (§9: `offset` integer 0–1000, `limit` integer 1–25
  * and optional, so `offset` is pinned as required). The bridge lists these tools even when the upstream is
  * unreachable, and never exposes a wider schema than the one pinned here. Descriptions are our own neutral
- * summaries (no host names compiled in); live titles and descriptions come from discovery.
+ * summaries (no host names compiled in); they are what clients see, whatever the upstream declares (issue 11).
  */
 
 export const PUBLIC_TOOL_NAMES = [

@@ -28,7 +28,9 @@ import {
 import { applyFeedPolicy } from "./feed-policy.js";
 import { hardenHypotheses } from "./hypotheses.js";
 import { truncateToHour } from "./hour.js";
-import { collectPrivateValues, guardCandidate } from "./leak-guard.js";
+import { OutwardGuard } from "../guard/outward-guard.js";
+import { assessmentPrivateValues } from "../guard/private-values.js";
+import { numberOutOfRange } from "./number-ranges.js";
 import { renderCollection, renderIocCounts, renderLimitations } from "./render.js";
 import { PUBLIC_RECORD_SCHEMA, REVIEW_REQUIRED, type Candidate, type DeriveOptions, type DeriveResult } from "./types.js";
 
@@ -112,7 +114,10 @@ function deriveFromSource(source: CapsuleSource, pack: IntelligencePack, opts: D
   const bad = firstBadCharacter(candidate, "candidate");
   if (bad !== undefined) return withheld(bad);
 
-  const guard = guardCandidate(candidate, collectPrivateValues(assessment, pack));
+  const outOfRange = numberOutOfRange(candidate);
+  if (outOfRange !== undefined) return withheld(outOfRange);
+
+  const guard = new OutwardGuard(assessmentPrivateValues(assessment, pack)).check(candidate, "candidate");
   if (!guard.ok) return withheld(guard.reason);
 
   const bytes = canonicalBytes(candidate, "candidate");

@@ -1,6 +1,6 @@
 /** Outward candidates and the leak guard (product.md §8): the API the feed, MCP and export paths use. */
 export { deriveCandidate, deriveLoadedCandidate, overallTier } from "./derive.js";
-export { collectPrivateValues, guardCandidate, pseudonymAllowed, type GuardResult, type PrivateKind, type PrivateValues } from "./leak-guard.js";
+export { pseudonymAllowed } from "../guard/private-values.js";
 export { WITHHELD_ANSWER } from "./feed-policy.js";
 export { truncateToHour } from "./hour.js";
 export {

@@ -5,7 +5,7 @@
 import { ASSESSMENT_LIMITATIONS } from "../../published/pack/templates.js";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import type { Collection, Iocs } from "../assessment/types.js";
-import { pseudonymAllowed } from "./leak-guard.js";
+import { pseudonymAllowed } from "../guard/private-values.js";
 import type { Candidate } from "./types.js";
 
 /** The reference caps each IOC count at this value (§7.1). */

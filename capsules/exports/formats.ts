@@ -5,8 +5,8 @@
  * written.
  */
 import type { IntelligencePack } from "../../published/pack/types.js";
-import type { PrivateValues } from "../candidates/leak-guard.js";
-import { privateValuesOf } from "../review/review-target.js";
+import { OutwardGuard } from "../guard/outward-guard.js";
+import { capsulePrivateValues } from "../guard/private-values.js";
 import type { SealedStore } from "../store/store.js";
 import { leadsCsvBytes } from "./csv.js";
 import { guardExport } from "./guard-export.js";
@@ -44,19 +44,22 @@ export function checkCeiling(tlp: TlpLevel, maxTlp: TlpLevel): void {
   if (problem !== undefined) throw new FormatExportError(`refused: ${problem}`);
 }
 
-/** The private values of every stored capsule; a capsule among `required` whose values cannot be read fails. */
-export function storeSecrets(store: SealedStore | undefined, pack: IntelligencePack, required: ReadonlySet<string>): PrivateValues[] {
-  const out: PrivateValues[] = [];
+/**
+ * The outward guard over every stored capsule's private values; a capsule among `required` without readable
+ * assessment values fails (an exported lead whose values the guard cannot know cannot be checked).
+ */
+export function storeSecrets(store: SealedStore | undefined, pack: IntelligencePack, required: ReadonlySet<string>): OutwardGuard {
+  const guard = new OutwardGuard();
   const missing: string[] = [];
   for (const id of store?.capsuleIds() ?? []) {
-    const secrets = privateValuesOf(store!.openCapsule(id).envelope, pack);
-    if (secrets !== undefined) out.push(secrets);
+    const values = capsulePrivateValues(store!.openCapsule(id).envelope, pack);
+    if (values.length > 0) guard.add(values);
     else if (required.has(id)) missing.push(id);
   }
   if (missing.length > 0) {
     throw new FormatExportError(`outward guard: the assessment of capsule ${missing.join(", ")} cannot be read, so the export cannot be checked; nothing was exported`);
   }
-  return out;
+  return guard;
 }
 
 export function renderFormat(leads: readonly Lead[], opts: FormatExportOptions): FeedFile[] {

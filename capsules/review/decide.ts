@@ -1,7 +1,7 @@
 /**
  * Recording one decision the way every front end does it (`review approve|reject|defer` and the review page): the
  * note's text rules, the candidate re-derived from the sealed capsule in the chosen view, optionally the digest the
- * reviewer saw (the page binds its form to it), the leak guard on the note against this capsule's private values,
+ * reviewer saw (the page binds its form to it), the outward guard on the note against every private value of the store,
  * the review policy from the store, then the locked, verified, signed append of log.ts.
  */
 import type { IntelligencePack } from "../../published/pack/types.js";
@@ -12,6 +12,7 @@ import type { Decision } from "./decisions.js";
 import { ReviewError } from "./errors.js";
 import { appendDecision, loadReviewLog, type AppendOptions, type Reviewer } from "./log.js";
 import { readReviewPolicy } from "./policy.js";
+import { storeGuard } from "../guard/store-guard.js";
 import { guardOutward, openReviewTarget } from "./review-target.js";
 import type { LoggedRecord } from "./state.js";
 import { noteProblem } from "./text-rules.js";
@@ -56,7 +57,8 @@ export function recordDecision(
       `the candidate of capsule ${id} is now ${r.digest.slice(0, 12)}, not the ${req.expectedDigest.slice(0, 12)} you reviewed (the capsule, the pack or the rules changed): look at it again`,
     );
   }
-  const leak = guardOutward(target, req.note, "the note");
+  // Notes travel with every export: checked against every private value of the store, in every form (guard/).
+  const leak = guardOutward(target, req.note, "the note", storeGuard(store));
   if (leak !== undefined) throw new ReviewError("leak", `--note refused: ${leak}; notes travel with the export, write them without private values`);
   const policy = readReviewPolicy(store);
   const entry = appendDecision(

@@ -9,8 +9,9 @@
  * candidates still short of approvals are not exported and are listed as pending. Before anything is
  * written, the whole log must verify, and each approved candidate is re-derived from the sealed capsule in the
  * approved view and must have exactly the approved digest (the data, the pack or the rules did not change after
- * review); its record's signature is checked again; and the leak guard runs on the whole line (candidate, note,
- * names) against that capsule's private values. Any refusal refuses the export (all or nothing), naming every
+ * review); its record's signature is checked again; and the outward guard runs on the whole line (candidate, note,
+ * names) against that capsule's private values, and on the decision (note, names) against every private value of
+ * the store. Any refusal refuses the export (all or nothing), naming every
  * refused capsule and why. Nothing is sent anywhere.
  */
 import { canonicalBytes } from "../../src/json/canonical.js";
@@ -22,6 +23,8 @@ import { ReviewError } from "./errors.js";
 import { DEFAULT_POLICY, readReviewPolicy, type ReviewPolicy } from "./policy.js";
 import type { LogVerification } from "./log.js";
 import { signatureProblem, type ReviewRecord } from "./record.js";
+import { storeGuard } from "../guard/store-guard.js";
+import type { OutwardGuard } from "../guard/outward-guard.js";
 import { guardOutward, openReviewTarget } from "./review-target.js";
 
 export const REVIEW_EXPORT_SCHEMA = "evidence-bridge-review-export/v1";
@@ -56,7 +59,7 @@ export interface ExportOptions {
 const SHORT = 12;
 
 /** One refusal for one approved candidate, or its export lines (one per counted approval record). */
-function exportOne(store: SealedStore, pack: IntelligencePack, records: readonly ReviewRecord[]): { lines: ExportLine[] } | { refusal: string } {
+function exportOne(store: SealedStore, wide: OutwardGuard, pack: IntelligencePack, records: readonly ReviewRecord[]): { lines: ExportLine[] } | { refusal: string } {
   const record = records[records.length - 1];
   const id = record.capsule_sha256;
   for (const x of records) {
@@ -82,6 +85,9 @@ function exportOne(store: SealedStore, pack: IntelligencePack, records: readonly
     const line: ExportLine = { schema_version: REVIEW_EXPORT_SCHEMA, candidate: r.candidate, decision };
     const leak = guardOutward(target, line, "export");
     if (leak !== undefined) return { refusal: leak };
+    // The decision (note, names) is checked against every private value of the store, not only this capsule's.
+    const wideVerdict = wide.check(decision, "export.decision");
+    if (!wideVerdict.ok) return { refusal: wideVerdict.reason };
     lines.push(line);
   }
   return { lines };
@@ -104,6 +110,7 @@ export function buildExport(
   const approved = log.state.latestPerCapsule().filter((e) => e.record.decision === "APPROVED_FOR_RELEASE");
   const out: ExportOutcome = { lines: [], exported: [], pending: [], policy };
   const refusals: ExportRefusal[] = [];
+  const wide = approved.length > 0 && store !== undefined ? storeGuard(store) : undefined;
   for (const [i, { record }] of approved.entries()) {
     onProgress?.(i, approved.length);
     const count = approvalsFor(log.state.recordsForDigest(record.candidate_sha256), policy, isKnown);
@@ -113,7 +120,7 @@ export function buildExport(
     }
     const records = count.approvers.map((a) => a.entry.record);
     const result =
-      store === undefined ? { refusal: "the capsule is no longer in the store (there is no store)" } : exportOne(store, pack, records);
+      store === undefined ? { refusal: "the capsule is no longer in the store (there is no store)" } : exportOne(store, wide!, pack, records);
     if ("refusal" in result) {
       refusals.push({ capsule_sha256: record.capsule_sha256, seq: record.seq, reason: result.refusal });
       continue;

@@ -9,7 +9,8 @@ import { AssessmentError } from "../assessment/errors.js";
 import { parseAssessment } from "../assessment/parse-assessment.js";
 import type { Assessment } from "../assessment/types.js";
 import { readCapsuleAssessment } from "../candidates/capsule-source.js";
-import { collectPrivateValues, type PrivateValues } from "../candidates/leak-guard.js";
+import { OutwardGuard } from "../guard/outward-guard.js";
+import { assessmentPrivateValues } from "../guard/private-values.js";
 import { guardExport } from "../exports/guard-export.js";
 import type { SealedStore } from "../store/store.js";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
@@ -87,8 +88,8 @@ export function exportStoreTokens(store: SealedStore | undefined, key: GroupKey,
   }
   const file: TokenFile = { keyId: key.keyId, generatedAt: Math.floor(now.getTime() / 1000), tokens };
   const bytes = tokenFileBytes(file);
-  const secrets: PrivateValues[] = capsules.map((c) => collectPrivateValues(c.assessment));
-  const reason = guardExport(bytes, secrets, { json: true, what: "the token file" });
+  const guard = new OutwardGuard(capsules.flatMap((c) => assessmentPrivateValues(c.assessment)));
+  const reason = guardExport(bytes, guard, { json: true, what: "the token file" });
   if (reason !== undefined) throw new TokenFileError(`refused, nothing was written: ${reason}`);
   const counts: Partial<Record<IocKind, number>> = {};
   for (const [k, s] of tokens) counts[k] = s.size;

@@ -3,6 +3,7 @@
  * data directory and key permissions, the intelligence pack, upstream reachability and schema drift. Prints paths,
  * fingerprints, digests and counts only; never a key, a passphrase or anything from the sealed store.
  */
+import { terminalSafe } from "../../terminal-text.js";
 import { statSync } from "node:fs";
 import { describeKeys } from "../../../src/crypto/keys.js";
 import { configuredPackPath, loadPackFile } from "../../../published/pack/file.js";
@@ -143,8 +144,9 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   if (flags.json === true) ctx.io.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
   else {
     for (const c of checks) {
-      ctx.io.stdout.write(`[${c.status}] ${c.check}\n`);
-      for (const line of c.detail) ctx.io.stdout.write(`    ${line}\n`);
+      // Details can hold upstream text (drift findings, error messages): never raw on a terminal.
+      ctx.io.stdout.write(`[${c.status}] ${terminalSafe(c.check)}\n`);
+      for (const line of c.detail) ctx.io.stdout.write(`    ${terminalSafe(line)}\n`);
     }
   }
   return checks.some((c) => c.status === "fail") ? 1 : 0;

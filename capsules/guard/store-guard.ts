@@ -1,0 +1,66 @@
+/**
+ * The outward guard of a process over its whole store (product.md §8 rule 6, §9): the private values of every
+ * stored capsule, read once per capsule and kept in memory for the life of the process (never written anywhere),
+ * plus the raw message texts this process was given. {@link StoreGuard.refresh} reads capsules stored since the
+ * last refresh (by any process); a store that cannot be read makes the refresh fail, and callers refuse.
+ */
+import { statSync } from "node:fs";
+import type { JsonObject } from "../../src/json/value.js";
+import type { SealedStore } from "../store/store.js";
+import { OutwardGuard } from "./outward-guard.js";
+import { capsulePrivateValues, messageTextValue, type PrivateValue } from "./private-values.js";
+
+export type GuardReadiness = { ok: true } | { ok: false; reason: string };
+
+export class StoreGuard {
+  readonly guard = new OutwardGuard();
+  private readonly known = new Map<string, readonly PrivateValue[]>();
+  private readonly texts = new Set<string>();
+  /** Modification time of the capsules directory at the last complete refresh (a new capsule changes it). */
+  private seenMtimeNs: bigint | undefined;
+
+  /** Adds the values of a capsule just stored, so no later check can miss them. */
+  remember(id: string, envelope: JsonObject): void {
+    if (this.known.has(id)) return;
+    const values = capsulePrivateValues(envelope);
+    this.known.set(id, values);
+    this.guard.add(values);
+  }
+
+  /** Adds a raw message text this process was given (never stored by the guard beyond memory). */
+  rememberText(text: string): void {
+    if (text === "" || this.texts.has(text)) return;
+    this.texts.add(text);
+    this.guard.add([messageTextValue(text)]);
+  }
+
+  /** Reads every capsule of `store` not read yet. Store errors propagate. */
+  refreshFrom(store: SealedStore): void {
+    // Read before listing: a capsule linked in after this stat changes the time again and is read next time.
+    const mtime = statSync(store.layout.capsules, { bigint: true, throwIfNoEntry: false })?.mtimeNs;
+    if (mtime !== undefined && mtime === this.seenMtimeNs) return;
+    for (const id of store.capsuleIds()) {
+      if (this.known.has(id)) continue;
+      this.remember(id, store.openCapsule(id).envelope);
+    }
+    this.seenMtimeNs = mtime;
+  }
+
+  /** {@link refreshFrom} for an optional store, as a readiness verdict that never throws. */
+  async refresh(store: () => Promise<SealedStore | undefined>): Promise<GuardReadiness> {
+    try {
+      const s = await store();
+      if (s) this.refreshFrom(s);
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, reason: `the private store cannot be read, so the outward guard cannot check this (${(e as Error).message})` };
+    }
+  }
+}
+
+/** A guard over every capsule of a store (one-shot commands: review notes and exports). Store errors propagate. */
+export function storeGuard(store: SealedStore | undefined): OutwardGuard {
+  const g = new StoreGuard();
+  if (store) g.refreshFrom(store);
+  return g.guard;
+}

@@ -1,0 +1,135 @@
+/**
+ * The forms one private value is searched in (docs/guard.md), by kind. All text forms are compact forms
+ * (forms.ts: NFKD, case folding, confusable skeleton, only letters and digits), so separators, zero-width and
+ * combining characters, case and look-alikes never matter; `@`, `.`, `:` and `/` are separators, so a handle
+ * with or without `@` has one form, and a refanged e-mail or URL folds to the same form as the original.
+ *
+ * - every value: its compact form and that form reversed;
+ * - phones: their digits, the national significant number (libphonenumber-js) and every run of
+ *   {@link PHONE_RUN} of their digits (also reversed);
+ * - URLs: host + path and the host alone; channels: the name without `t.me/`;
+ * - wallets: each half (also reversed);
+ * - message texts: each line or sentence of at least {@link PIECE_MIN} significant characters;
+ * - anything that is a hexadecimal string of {@link HEX_WINDOW}+ digits (message hashes, pseudonyms, hex wallets):
+ *   its hex digits, matched by any {@link HEX_WINDOW}-digit window (see outward-guard.ts), in either case and as
+ *   the bytes they encode in base64/base64url.
+ *
+ * A compact form shorter than {@link SHORT_MAX} + 1 characters is not distinctive: it is matched only as a whole
+ * token (forms.ts `wholeTokens`), never inside other text. Monetary values (a rate, a spread) are always matched
+ * as whole tokens only: a few digits would otherwise be found inside any long number or digest.
+ */
+import { parsePhoneNumberFromString } from "libphonenumber-js";
+import { compactForm, HEX_WINDOW, refang, reversed, significantLength } from "./forms.js";
+import type { PrivateValue } from "./private-values.js";
+
+/** Compact forms of at most this many characters match only as whole tokens. */
+export const SHORT_MAX = 3;
+/** Phone digits: any run this long identifies the number. */
+export const PHONE_RUN = 7;
+/** Message text pieces shorter than this (significant characters) are not searched on their own. */
+export const PIECE_MIN = 16;
+/** A wallet half shorter than this is not searched on its own. */
+const HALF_MIN = 8;
+
+export interface ValueForms {
+  /** Compact forms searched anywhere in compact text (each longer than {@link SHORT_MAX}). */
+  text: string[];
+  /** Compact forms searched only as whole tokens. */
+  tokens: string[];
+  /** Lower-case hex strings whose every {@link HEX_WINDOW}-digit window is a hit. */
+  hex: string[];
+}
+
+const SCHEME = /^(?:h(?:tt|xx)ps?:\/\/|\/\/)?(?:www\.)?/i;
+const CHANNEL_PREFIX = /^(?:h(?:tt|xx)ps?:\/\/)?(?:www\.)?(?:t|telegram)\.me\/(?:s\/)?|^@/i;
+const ASCII_DIGITS = /\d/g;
+
+function digitsOf(value: string): string {
+  return (value.normalize("NFKD").match(ASCII_DIGITS) ?? []).join("");
+}
+
+function nationalNumber(value: string, digits: string): string | undefined {
+  try {
+    const p = parsePhoneNumberFromString(value) ?? (digits.length >= 8 ? parsePhoneNumberFromString(`+${digits}`) : undefined);
+    return p?.nationalNumber;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The forms of one private value. */
+export function valueForms(v: PrivateValue): ValueForms {
+  const text = new Set<string>();
+  const tokens = new Set<string>();
+  const hex = new Set<string>();
+  const addText = (raw: string, alsoReversed = true): void => {
+    const c = compactForm(raw);
+    if (c === "") return;
+    if (significantLength(raw) <= SHORT_MAX) {
+      tokens.add(c);
+      if (alsoReversed) tokens.add(compactForm(reversed(raw)));
+      return;
+    }
+    text.add(c);
+    // Folded after reversing: a character may fold to several (m → rn), which must not be reversed themselves.
+    if (alsoReversed) text.add(compactForm(reversed(raw)));
+  };
+  const value = v.value;
+  if (v.kind === "monetary_value") {
+    // An amount or a rate is a few digits: found only as a whole token, never inside other digits or hex.
+    const c = compactForm(value);
+    if (c !== "") tokens.add(c);
+    return { text: [], tokens: [...tokens], hex: [] };
+  }
+  addText(value);
+
+  if (v.kind === "ioc_value") {
+    switch (v.ioc) {
+      case "urls": {
+        const rest = refang(value).replace(SCHEME, "");
+        const host = rest.split(/[/?#]/, 1)[0];
+        if (host.includes(".")) addText(host);
+        addText(rest.split(/[?#]/, 1)[0]);
+        break;
+      }
+      case "channels":
+        addText(value.replace(CHANNEL_PREFIX, ""));
+        break;
+      case "phones": {
+        const digits = digitsOf(value);
+        const national = nationalNumber(value, digits);
+        for (const d of national === undefined ? [digits] : [digits, national]) {
+          if (d.length < PHONE_RUN) continue;
+          addText(d);
+          for (let i = 0; i + PHONE_RUN <= d.length; i++) addText(d.slice(i, i + PHONE_RUN));
+        }
+        break;
+      }
+      case "wallets": {
+        // Halves of the value as written (an odd middle character belongs to neither, so either split is found).
+        const cps = [...value];
+        const half = Math.floor(cps.length / 2);
+        if (half >= HALF_MIN) {
+          addText(cps.slice(0, half).join(""));
+          addText(cps.slice(cps.length - half).join(""));
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  if (v.kind === "message_text") {
+    for (const piece of value.split(/[\r\n.!?。！？]+/u)) {
+      if (compactForm(piece).length >= PIECE_MIN) addText(piece);
+    }
+  }
+
+  const plain = value.replace(/[\s:-]/g, "").toLowerCase().replace(/^0x/, "");
+  if (plain.length >= HEX_WINDOW && /^[0-9a-f]+$/.test(plain)) {
+    // Windows are indexed forwards only; a check also reads every hex run of the outward text backwards.
+    hex.add(plain);
+  }
+  return { text: [...text], tokens: [...tokens], hex: [...hex] };
+}

@@ -1,0 +1,205 @@
+/**
+ * Issue 11 item 7: private values of every kind, rewritten in every form the guard documents (docs/guard.md),
+ * are found on every outward channel: an upstream call (each argument, split across two arguments, a number,
+ * `_meta`), a candidate-shaped object, a review note and an export decision. Legitimate public calls are never
+ * refused because of short private values.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { OutwardGuard } from "../../../capsules/guard/outward-guard.js";
+import type { PrivateValue } from "../../../capsules/guard/private-values.js";
+
+const b64 = (s: string | Buffer) => Buffer.from(s).toString("base64");
+const b64url = (s: string | Buffer) => Buffer.from(s).toString("base64url");
+const rev = (s: string) => [...s].reverse().join("");
+const pct = (s: string) => [...Buffer.from(s)].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("");
+const jsonEsc = (s: string) => [...s].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+const hexOf = (s: string) => Buffer.from(s).toString("hex");
+const fullWidth = (s: string) => s.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+const LOOKALIKE: Record<string, string> = { a: "\u0430", e: "\u0435", o: "\u043e", p: "\u0440", c: "\u0441", x: "\u0445", i: "\u0456" };
+const lookalike = (s: string) => s.replace(/[aeopcxi]/, (c) => LOOKALIKE[c]);
+const insert = (s: string, what: string) => `${s.slice(0, 3)}${what}${s.slice(3)}`;
+
+/** Rewritings every kind of value must survive. */
+const GENERIC: Record<string, (s: string) => string> = {
+  exact: (s) => s,
+  upper: (s) => s.toUpperCase(),
+  "full-width": fullWidth,
+  "cyrillic look-alike": lookalike,
+  "soft hyphen": (s) => insert(s, "\u00ad"),
+  "zero-width space": (s) => insert(s, "\u200b"),
+  "combining mark": (s) => insert(s, "\u0301"),
+  "space inside": (s) => insert(s, " "),
+  "percent-encoded": pct,
+  "JSON escapes": jsonEsc,
+  base64: b64,
+  base64url: b64url,
+  hex: hexOf,
+  "base64 of percent-encoding": (s) => b64(pct(s)),
+  reversed: rev,
+  "inside a sentence": (s) => `please look up ${s} for me`,
+};
+
+const word = fc.stringMatching(/^[a-z][a-z0-9_]{7,14}$/);
+const hex64 = fc.stringMatching(/^[0-9a-f]{64}$/);
+
+/** Encodings are case-sensitive and directional: case changes, look-alikes and reversal of an encoded form are not covered (SECURITY.md). */
+const KEEPS_ENCODING = Object.keys(GENERIC).filter((t) => !["upper", "cyrillic look-alike", "reversed"].includes(t));
+const ENCODED_FORM = /base64/;
+
+interface Case {
+  value: PrivateValue;
+  /** Rewritings specific to this kind (each must be found). */
+  forms: Record<string, string>;
+}
+
+const cases: fc.Arbitrary<Case> = fc.oneof(
+  word.map((w) => ({
+    value: { kind: "ioc_value", ioc: "handles", value: `@${w}` } as PrivateValue,
+    forms: { "without @": w, "with @": `@${w}` },
+  })),
+  fc.tuple(fc.integer({ min: 70000, max: 99999 }), fc.integer({ min: 10000, max: 99999 })).map(([a, b]) => {
+    const national = `${a}${b}`;
+    return {
+      value: { kind: "ioc_value", ioc: "phones", value: `+91 ${a} ${b}` } as PrivateValue,
+      forms: {
+        digits: `91${national}`,
+        national,
+        dashes: `${String(a).slice(0, 3)}-${String(a).slice(3)}${String(b).slice(0, 1)}-${String(b).slice(1)}`,
+        brackets: `(+91) (${a}) ${b}`,
+        "7-digit run": national.slice(2, 9),
+      },
+    };
+  }),
+  fc.stringMatching(/^T[1-9A-HJ-NP-Za-km-z]{33}$/).map((w) => ({
+    value: { kind: "ioc_value", ioc: "wallets", value: w } as PrivateValue,
+    forms: { lower: w.toLowerCase(), "first half": w.slice(0, 17), "second half": w.slice(17), "upper half": w.slice(17).toUpperCase() },
+  })),
+  fc.tuple(word, word).map(([l, d]) => ({
+    value: { kind: "ioc_value", ioc: "emails", value: `${l}@${d}.example` } as PrivateValue,
+    forms: { "[at] [.]": `${l}[at]${d}[.]example`, " at  dot ": `${l} at ${d} dot example`, "(at) (dot)": `${l}(at)${d}(dot)example` },
+  })),
+  fc.tuple(word, word).map(([h, p]) => ({
+    value: { kind: "ioc_value", ioc: "urls", value: `https://${h}.example/${p}` } as PrivateValue,
+    forms: { hxxps: `hxxps://${h}[.]example/${p}`, host: `${h}.example`, "host + path": `${h}.example/${p}` },
+  })),
+  word.map((w) => ({
+    value: { kind: "ioc_value", ioc: "channels", value: `t.me/${w}` } as PrivateValue,
+    forms: { "by name": w, "https link": `https://t.me/${w}` },
+  })),
+  hex64.map((h) => ({
+    value: { kind: "message_sha256", value: h } as PrivateValue,
+    forms: {
+      "12-hex slice": h.slice(30, 42),
+      "upper slice": h.slice(5, 20).toUpperCase(),
+      "bytes in base64": Buffer.from(h, "hex").toString("base64"),
+      "slice of bytes in base64url": Buffer.from(h, "hex").subarray(7, 19).toString("base64url"),
+      "with colons": h.slice(0, 16).replace(/(..)(?!$)/g, "$1:"),
+    },
+  })),
+  fc.stringMatching(/^[0-9a-f]{24}$/).map((h) => ({ value: { kind: "source_pseudonym", value: h } as PrivateValue, forms: { slice: h.slice(6, 20) } })),
+  fc.tuple(word, word).map(([a, b]) => ({ value: { kind: "matched_term", value: `${a} ${b}` } as PrivateValue, forms: {} })),
+  fc.tuple(word, word, word).map(([a, b, c]) => ({ value: { kind: "observation_summary", value: `The ${a} ${b} ${c}.` } as PrivateValue, forms: {} })),
+  fc.tuple(word, word, word).map(([a, b, c]) => ({
+    value: { kind: "message_text", value: `Send to ${a} now ${b}.\nCall ${c} today please` } as PrivateValue,
+    forms: { "one line": `Call ${c} today please` },
+  })),
+);
+
+/** Every channel, each returning true when the text was stopped. */
+function channels(guard: OutwardGuard, text: string): Record<string, boolean> {
+  const half = Math.floor(text.length / 2);
+  return {
+    "upstream argument": !guard.checkCall({ name: text }, undefined, JSON.stringify({ name: text })).ok,
+    "upstream _meta": !guard.checkCall({}, { note: text }, "{}").ok,
+    "upstream split across two arguments": !guard.checkCall({ a: text.slice(0, half), b: text.slice(half) }, undefined, undefined).ok,
+    candidate: !guard.check({ origin_answer: text, detector: { score: 1 } }, "candidate").ok,
+    "review note": !guard.check(text, "the note").ok,
+    "export decision": !guard.check({ decision: "APPROVED_FOR_RELEASE", note: `ok ${text}` }, "export.decision").ok,
+  };
+}
+
+describe("the outward guard finds every kind in every documented form on every channel", () => {
+  it("holds for generated values × transformations", () => {
+    fc.assert(
+      fc.property(cases, fc.constantFrom(...Object.keys(GENERIC)), (c, t) => {
+        const guard = new OutwardGuard([c.value]);
+        const forms: [string, string][] = [[t, GENERIC[t](c.value.value)]];
+        for (const [n, f] of Object.entries(c.forms)) {
+          forms.push([n, f]);
+          if (!ENCODED_FORM.test(n) || KEEPS_ENCODING.includes(t)) forms.push([`${n}, ${t}`, GENERIC[t](f)]);
+        }
+        for (const [name, text] of forms) {
+          for (const [channel, stopped] of Object.entries(channels(guard, text))) {
+            expect(stopped, `${c.value.kind}/${c.value.ioc ?? ""} as ${name} through ${channel}`).toBe(true);
+          }
+          const hit = guard.checkText(text);
+          expect(hit).toEqual({ kind: c.value.kind });
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("a number whose digits are a phone's digits is that phone", () => {
+    const guard = new OutwardGuard([{ kind: "ioc_value", ioc: "phones", value: "+91 98765 01234" }]);
+    expect(guard.checkCall({ max_rows: 919876501234 }, undefined, '{"max_rows":919876501234}').ok).toBe(false);
+    expect(guard.check({ detector: { score: 9876501234 } }, "candidate").ok).toBe(false);
+  });
+
+  it("reasons name the kind and the path, never the value", () => {
+    fc.assert(
+      fc.property(cases, (c) => {
+        const guard = new OutwardGuard([c.value]);
+        const v = guard.checkCall({ name: c.value.value }, undefined, JSON.stringify({ name: c.value.value }));
+        expect(v.ok).toBe(false);
+        if (v.ok) return;
+        // Only our vocabulary: kinds and paths made of the call's parts and the member name we chose.
+        const entry = /^[a-z_0-9]+ in (arguments\.name|the argument text|the joined argument text)$/;
+        expect(v.reason.startsWith("leak guard: ")).toBe(true);
+        for (const e of v.reason.slice("leak guard: ".length).split("; ")) expect(e).toMatch(entry);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("short private values (fewer than 4 significant characters) match only whole tokens", () => {
+  const LEGIT: [string, Record<string, unknown>][] = [
+    ["list_signals", {}],
+    ["whats_happening", {}],
+    ["gfw_reading", {}],
+    ...["ooni-gfw", "eval-registry", "eval-assurance", "eval-journal", "eval-findings", "gfi-transcripts", "refusal-drift"].map(
+      (n) => ["get_signal", { name: n, max_rows: 25 }] as [string, Record<string, unknown>],
+    ),
+    ...["newsroom", "wire", "economy", "machine-analysis", "investigations", "editorial-readiness", "interconnection"].map(
+      (v) => ["get_newsroom", { view: v, limit: 10 }] as [string, Record<string, unknown>],
+    ),
+    ["research_catalog", { offset: 0, limit: 25 }],
+  ];
+
+  it("never refuses a legitimate public call", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 20 }),
+        fc.constantFrom("ioc_value", "matched_term", "term_hit", "observation_source", "monetary_value"),
+        (values, kind) => {
+          const guard = new OutwardGuard(values.map((value) => ({ kind, value }) as PrivateValue));
+          for (const [, args] of LEGIT) {
+            const v = guard.checkCall(args, { progressToken: 7 }, JSON.stringify(args));
+            expect(v.ok, JSON.stringify(args)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("finds a short value standing alone", () => {
+    const guard = new OutwardGuard([{ kind: "ioc_value", ioc: "handles", value: "@gfw" }]);
+    expect(guard.checkText("@gfw")).toEqual({ kind: "ioc_value" });
+    expect(guard.checkText("ask gfw about it")).toEqual({ kind: "ioc_value" });
+    expect(guard.checkText("ooni-gfw")).toBeUndefined();
+    expect(guard.checkCall({ name: "ooni-gfw", max_rows: 25 }, undefined, '{"name":"ooni-gfw","max_rows":25}').ok).toBe(true);
+  });
+});
