@@ -7,7 +7,8 @@
  * at once are serialised by the lock: neither can fork the chain or decide twice on the same bytes.
  * A log that does not verify is never appended to.
  */
-import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fsyncSync, openSync, writeSync } from "node:fs";
+import { readRegularFileIfExists, SafeReadError } from "../../src/crypto/safe-read.js";
 import { prepareDataDir } from "../../src/crypto/data-dir.js";
 import { ensurePrivateDir, fsyncDir } from "../../src/crypto/safe-write.js";
 import { bytesToHex, sha256Hex } from "../../src/hash.js";
@@ -40,26 +41,11 @@ function errno(e: unknown): string | undefined {
 
 /** The log's bytes (empty when there is no log yet). */
 export function readLogBytes(layout: ReviewLayout): Uint8Array {
-  let fd: number;
   try {
-    fd = openSync(layout.log, constants.O_RDONLY | constants.O_NOFOLLOW);
+    return readRegularFileIfExists(layout.log, { maxBytes: LOG_MAX_BYTES, label: `the review log ${layout.log}` }) ?? new Uint8Array(0);
   } catch (e) {
-    if (errno(e) === "ENOENT") return new Uint8Array(0);
-    throw new ReviewError("io", `cannot read the review log ${layout.log}: ${errno(e) ?? (e as Error).message}`);
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size > LOG_MAX_BYTES) throw new ReviewError("io", `the review log ${layout.log} exceeds ${LOG_MAX_BYTES} bytes`);
-    const buf = new Uint8Array(size);
-    let off = 0;
-    while (off < size) {
-      const n = readSync(fd, buf, off, size - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    return buf.subarray(0, off);
-  } finally {
-    closeSync(fd);
+    if (e instanceof SafeReadError) throw new ReviewError("io", e.message);
+    throw e;
   }
 }
 

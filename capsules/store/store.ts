@@ -11,7 +11,7 @@
  * Methods are synchronous (each touches a handful of small files); opening is asynchronous because passphrase
  * mode runs scrypt.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -30,7 +30,8 @@ import {
   renameInto,
   stageFile,
 } from "../../src/crypto/safe-write.js";
-import { SealKind, seal, unseal } from "../../src/crypto/seal.js";
+import { readRegularFile, SafeReadError } from "../../src/crypto/safe-read.js";
+import { SEAL_OVERHEAD, SealKind, seal, unseal } from "../../src/crypto/seal.js";
 import { sha256Hex } from "../../src/hash.js";
 import { CAPSULE_MAX_BYTES } from "../capsule/limits.js";
 import { checkCapsuleBytes } from "./capsule-bytes.js";
@@ -46,7 +47,7 @@ import {
   storeLayout,
   type StoreLayout,
 } from "./layout.js";
-import { checkReceiptBytes, makeReceipt, type ReceiptCheck } from "./receipts.js";
+import { checkReceiptBytes, makeReceipt, RECEIPT_MAX_BYTES, type ReceiptCheck } from "./receipts.js";
 import { readRowIndex, writeRowIndex, type IndexEntry } from "./row-index.js";
 import { sortRows, DEFAULT_REVIEW_STATUS, rowFacts, type CapsuleRow, type ReviewStatus } from "./rows.js";
 
@@ -178,10 +179,11 @@ export class SealedStore {
     const stored = this.hasCapsule(id);
     let bytes: Uint8Array;
     try {
-      bytes = readFileSync(join(this.layout.capsules, `${id}${RECEIPT_SUFFIX}`));
+      bytes = readRegularFile(join(this.layout.capsules, `${id}${RECEIPT_SUFFIX}`), { maxBytes: RECEIPT_MAX_BYTES, label: `store/capsules/${id}${RECEIPT_SUFFIX}` });
     } catch (e) {
-      if (errno(e) === "ENOENT") return { status: "missing", stored };
-      return { status: "unavailable", stored, reason: `receipt cannot be read: ${errno(e) ?? (e as Error).message}` };
+      if (e instanceof SafeReadError && e.code === "missing") return { status: "missing", stored };
+      if (e instanceof SafeReadError && e.code === "too-large") return { status: "invalid", stored, reason: "receipt file is too large" };
+      return { status: "unavailable", stored, reason: `receipt cannot be read: ${e instanceof SafeReadError ? e.message : (errno(e) ?? (e as Error).message)}` };
     }
     return { ...checkReceiptBytes(bytes, id, this.keys.signing.publicKey), stored };
   }
@@ -266,10 +268,10 @@ export class SealedStore {
     const label = messageLabel(name);
     let file: Uint8Array;
     try {
-      file = readFileSync(join(this.layout.messages, `${name}${SEALED_SUFFIX}`));
+      file = readRegularFile(join(this.layout.messages, `${name}${SEALED_SUFFIX}`), { maxBytes: MESSAGE_MAX_BYTES + SEAL_OVERHEAD, label });
     } catch (e) {
-      if (errno(e) === "ENOENT") throw new StoreError("not-found", "no retained message for that message_sha256");
-      throw new StoreError("integrity", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
+      if (e instanceof SafeReadError && e.code === "missing") throw new StoreError("not-found", "no retained message for that message_sha256");
+      throw new StoreError("integrity", e instanceof SafeReadError ? e.message : `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
     }
     const bytes = unseal(file, this.keys.store, SealKind.message, label);
     if (sha256Hex(bytes) !== messageSha256) throw new StoreError("integrity", `sealed message ${label} does not hash to its name`);

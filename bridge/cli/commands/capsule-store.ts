@@ -4,8 +4,7 @@
  * the store, by the owner's explicit request; `import` verifies before sealing and writes nothing unless every
  * file verifies.
  */
-import { realpathSync } from "node:fs";
-import { basename, dirname, resolve, sep } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { readFileSync } from "node:fs";
 import { createFileExclusive } from "../../../src/crypto/safe-write.js";
 import { loadCapsuleBytes } from "../../../capsules/capsule/load.js";
@@ -18,6 +17,7 @@ import { openOrCreateStore, openStore, type SealedStore } from "../../../capsule
 import { intFlag, parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { assertOutsideDataDir } from "../outside-data-dir.js";
 
 async function openExisting(ctx: CliContext): Promise<SealedStore> {
   const config = configFrom(ctx);
@@ -85,17 +85,6 @@ unique prefix of at least 6 hexadecimal digits. For the owner only: the capsule 
   },
 };
 
-function insideDir(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
 
 export const exportCmd: CliCommand = {
   help: `usage: evidence-bridge capsule export ID --out FILE [--artifact-root DIR]
@@ -109,10 +98,8 @@ directory: plaintext never lives there.`,
     if (typeof flags.out !== "string" || flags.out === "") throw new CliError("capsule export: --out FILE is required");
     const config = configFrom(ctx);
     const out = resolve(flags.out);
-    const outDir = realOrSelf(dirname(out));
-    if (insideDir(resolve(outDir, basename(out)), realOrSelf(config.home))) {
-      throw new CliError(`capsule export: --out ${out} is inside the data directory ${config.home}; plaintext copies must live elsewhere`);
-    }
+    assertOutsideDataDir(out, config.home, "capsule export: --out");
+    const outDir = dirname(out);
     const store = await openExisting(ctx);
     const id = store.resolveCapsuleId(given);
     const bytes = store.getCapsule(id);

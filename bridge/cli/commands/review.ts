@@ -3,7 +3,6 @@
  * TEXT`, `review log [--verify]`, `review export --out FILE`, `review verify-export FILE [--trust FP,...]`.
  * The library part is capsules/review/. Nothing here sends anything anywhere.
  */
-import { readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { Tier } from "../../../capsules/assessment/types.js";
 import { TIER_RANK } from "../../../capsules/assessment/vocabulary.js";
@@ -34,6 +33,7 @@ import {
 import { StoreError } from "../../../capsules/store/errors.js";
 import { openStore, type SealedStore } from "../../../capsules/store/store.js";
 import { KeyError } from "../../../src/crypto/errors.js";
+import { readRegularFile } from "../../../src/crypto/safe-read.js";
 import { createFileExclusive } from "../../../src/crypto/safe-write.js";
 import { PackError } from "../../../published/pack/errors.js";
 import { loadConfiguredPack } from "../../../published/pack/file.js";
@@ -488,9 +488,10 @@ export, naming each refused capsule. Nothing is sent anywhere; recipients check 
       if (created === "exists") {
         let existing: Buffer;
         try {
-          existing = readFileSync(out);
+          existing = Buffer.from(readRegularFile(out, { maxBytes: bytes.length, label: out }));
         } catch (e) {
-          throw new CliError(`review export: ${out} exists and cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+          if ((e as { code?: string }).code === "too-large") throw new CliError(`review export: ${out} already exists with different content; refusing to overwrite it`);
+          throw new CliError(`review export: ${out} exists and cannot be read: ${(e as Error).message}`);
         }
         if (!existing.equals(bytes)) throw new CliError(`review export: ${out} already exists with different content; refusing to overwrite it`);
       }
@@ -500,6 +501,15 @@ export, naming each refused capsule. Nothing is sent anywhere; recipients check 
     });
   },
 };
+
+/** An export file's bytes: a regular file of at most EXPORT_MAX_BYTES, checked before anything is read. */
+function readExportFile(path: string, what = "review verify-export"): Uint8Array {
+  try {
+    return readRegularFile(path, { maxBytes: EXPORT_MAX_BYTES, label: path });
+  } catch (e) {
+    throw new CliError(`${what}: cannot read ${path}: ${(e as Error).message}`);
+  }
+}
 
 // ---- review verify-export -------------------------------------------------------------------------------------
 
@@ -518,13 +528,7 @@ Exit status: 0 every line verifies; 1 some line does not (each is named); 2 usag
     if (positionals.length !== 1) throw new CliError("review verify-export: expected exactly one FILE");
     return guarded("review verify-export", async () => {
       const trust = typeof flags.trust === "string" ? parseTrustList(flags.trust) : undefined;
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(positionals[0]);
-      } catch (e) {
-        throw new CliError(`review verify-export: cannot read ${positionals[0]}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      }
-      if (bytes.length > EXPORT_MAX_BYTES) throw new CliError(`review verify-export: ${positionals[0]} exceeds ${EXPORT_MAX_BYTES} bytes`);
+      const bytes = readExportFile(positionals[0]);
       const report = verifyExportBytes(bytes, { trust });
       if (flags.json) {
         await write(ctx, `${JSON.stringify(report, null, 2)}\n`);
