@@ -18,6 +18,7 @@ import type { Decision } from "./decisions.js";
 import { ReviewError } from "./errors.js";
 import { checkHead, readHead, writeHead } from "./head.js";
 import { reviewLayout, type ReviewLayout } from "./layout.js";
+import { loadReviewerRegistry } from "./reviewer-registry.js";
 import { withFileLock, type LockOptions } from "./lock.js";
 import { decisionTime, recordBytes, REVIEW_RECORD_SCHEMA, signRecord, type UnsignedRecord } from "./record.js";
 import type { LoggedRecord } from "./state.js";
@@ -52,7 +53,14 @@ export function readLogBytes(layout: ReviewLayout): Uint8Array {
 /** Verifies the log under `home`: chain, signatures, transitions and the head file. Never throws for bad content. */
 export function verifyReviewLog(home: string): LogVerification {
   const layout = reviewLayout(home);
-  const chain = checkChain(readLogBytes(layout));
+  let registry;
+  try {
+    registry = loadReviewerRegistry(home);
+  } catch (e) {
+    const chain = checkChain(new Uint8Array(0));
+    return { ...chain, path: layout.log, ok: false, error: (e as Error).message, warnings: [] };
+  }
+  const chain = checkChain(readLogBytes(layout), { known: registry });
   if (chain.problem !== undefined) return { ...chain, path: layout.log, ok: false, error: chain.problem.message, warnings: [] };
   const head = checkHead(readHead(layout.head), chain.records);
   if (head.problem !== undefined) return { ...chain, path: layout.log, ok: false, error: head.problem, warnings: head.warnings };
@@ -107,6 +115,12 @@ export function appendDecision(home: string, draft: DecisionDraft, reviewer: Rev
     layout.lock,
     () => {
       const log = loadReviewLog(home);
+      if (!loadReviewerRegistry(home).isKnown(reviewer.key.fingerprint)) {
+        throw new ReviewError(
+          "reviewer-key",
+          `reviewer key ${reviewer.key.fingerprint} (${reviewer.name}) is not registered in this store: create reviewer keys with 'evidence-bridge keys init --reviewer NAME', or register this one with 'evidence-bridge keys trust ${reviewer.key.fingerprint} --name ${reviewer.name}'`,
+        );
+      }
       const problem = log.state.transitionProblem(draft.capsule_sha256, draft.candidate_sha256, draft.decision);
       if (problem !== undefined) throw new ReviewError("double-decision", problem);
       const seq = log.records.length + 1;

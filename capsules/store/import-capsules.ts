@@ -36,6 +36,7 @@ function readBounded(file: string): Uint8Array {
     return readRegularFile(file, { maxBytes: CAPSULE_MAX_BYTES, label: "capsule file" });
   } catch (e) {
     if ((e as { code?: string }).code === "too-large") throw new ImportError(file, "capsule exceeds the v1 byte limit");
+    if ((e as { code?: string }).code === "missing") throw new ImportError(file, "capsule cannot be read: ENOENT");
     throw new ImportError(file, `capsule cannot be read: ${(e as Error).message}`);
   }
 }

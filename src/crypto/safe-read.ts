@@ -99,3 +99,23 @@ export function readRegularFileIfExists(path: string, opts: SafeReadOptions): Ui
     throw e;
   }
 }
+
+/** The first `n` bytes (fewer when the file is shorter) of a regular file. Throws {@link SafeReadError}. */
+export function readRegularFilePrefix(path: string, n: number, label = path): Uint8Array {
+  const { fd, size } = openRegularFile(path, label);
+  try {
+    const buf = new Uint8Array(Math.min(n, size));
+    let off = 0;
+    while (off < buf.length) {
+      const got = readSync(fd, buf, off, buf.length - off, off);
+      if (got === 0) break;
+      off += got;
+    }
+    return buf.subarray(0, off);
+  } catch (e) {
+    if (e instanceof SafeReadError) throw e;
+    throw new SafeReadError("io", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
