@@ -14,6 +14,7 @@ import { canonicalBytes } from "../../src/json/canonical.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import type { Candidate } from "../candidates/types.js";
 import type { SealedStore } from "../store/store.js";
+import { checkpointLine } from "./checkpoint.js";
 import { ReviewError } from "./errors.js";
 import type { LogVerification } from "./log.js";
 import { signatureProblem, type ReviewRecord } from "./record.js";
@@ -34,8 +35,13 @@ export interface ExportRefusal {
 }
 
 export interface ExportOutcome {
-  /** Canonical line bytes, each ending with LF. */
+  /** Canonical line bytes, each ending with LF (the approved candidates). */
   lines: Uint8Array[];
+  /**
+   * The signed checkpoint line (checkpoint.ts) that ends a JSON Lines export: the log's record count and digests,
+   * signed by the installation key. Undefined only when there is no store (so no key) and nothing was approved.
+   */
+  checkpoint: Uint8Array | undefined;
   exported: { capsule_sha256: string; candidate_sha256: string; seq: number; reviewer: string }[];
 }
 
@@ -75,7 +81,8 @@ export function buildExport(
 ): ExportOutcome {
   if (!log.ok) throw new ReviewError("broken-log", `the review log ${log.path} does not verify: ${log.error}; nothing was exported`);
   const approved = log.state.latestPerCapsule().filter((e) => e.record.decision === "APPROVED_FOR_RELEASE");
-  const out: ExportOutcome = { lines: [], exported: [] };
+  const digests = log.records.map((e) => e.digest);
+  const out: ExportOutcome = { lines: [], exported: [], checkpoint: store === undefined ? undefined : checkpointLine(digests, store.keys.signing) };
   const refusals: ExportRefusal[] = [];
   for (const [i, { record }] of approved.entries()) {
     onProgress?.(i, approved.length);

@@ -18,7 +18,10 @@ import type { Decision } from "./decisions.js";
 import { ReviewError } from "./errors.js";
 import { checkHead, readHead, writeHead } from "./head.js";
 import { reviewLayout, type ReviewLayout } from "./layout.js";
+import { positionProblem, writePosition } from "./positions.js";
 import { loadReviewerRegistry } from "./reviewer-registry.js";
+import { join } from "node:path";
+import { keyLayout } from "../../src/crypto/keys.js";
 import { withFileLock, type LockOptions } from "./lock.js";
 import { decisionTime, recordBytes, REVIEW_RECORD_SCHEMA, signRecord, type UnsignedRecord } from "./record.js";
 import type { LoggedRecord } from "./state.js";
@@ -64,7 +67,13 @@ export function verifyReviewLog(home: string): LogVerification {
   if (chain.problem !== undefined) return { ...chain, path: layout.log, ok: false, error: chain.problem.message, warnings: [] };
   const head = checkHead(readHead(layout.head), chain.records);
   if (head.problem !== undefined) return { ...chain, path: layout.log, ok: false, error: head.problem, warnings: head.warnings };
+  const position = positionProblem(reviewersDir(home), chain.records, registry);
+  if (position !== undefined) return { ...chain, path: layout.log, ok: false, error: position, warnings: head.warnings };
   return { ...chain, path: layout.log, ok: true, warnings: head.warnings };
+}
+
+function reviewersDir(home: string): string {
+  return join(keyLayout(home).dir, "reviewers");
 }
 
 /** The verified log; a {@link ReviewError} `broken-log` naming the first bad record otherwise. */
@@ -147,6 +156,11 @@ export function appendDecision(home: string, draft: DecisionDraft, reviewer: Rev
         writeHead(layout.dir, { records: seq, head_sha256: entry.digest });
       } catch (e) {
         throw new ReviewError("io", `record #${seq} was appended but the head file could not be updated: ${(e as Error).message}`);
+      }
+      try {
+        writePosition(reviewersDir(home), reviewer.name, reviewer.key, entry);
+      } catch (e) {
+        throw new ReviewError("io", `record #${seq} was appended but reviewer ${reviewer.name}'s position could not be updated: ${(e as Error).message}`);
       }
       return entry;
     },
