@@ -191,6 +191,31 @@ export class SealedStore {
     return { ...checkReceiptBytes(bytes, id, this.keys.signing.publicKey), stored };
   }
 
+  /**
+   * Every stored capsule's receipt checked against its capsule id and this installation's key, plus receipts
+   * without a capsule: one line per problem (ids and rules only). A receipt moved or swapped to another capsule's
+   * name names the wrong content_sha256 and is reported.
+   */
+  receiptProblems(): string[] {
+    const problems: string[] = [];
+    const ids = new Set(this.capsuleIds());
+    for (const id of ids) {
+      const r = this.receipt(id);
+      if (r.status !== "valid") problems.push(`capsule ${id}: receipt ${r.status}${r.reason ? `: ${r.reason}` : ""}`);
+    }
+    let names: string[] = [];
+    try {
+      names = readdirSync(this.layout.capsules);
+    } catch {
+      names = [];
+    }
+    for (const n of names) {
+      const m = /^([0-9a-f]{64})\.receipt$/.exec(n);
+      if (m && !ids.has(m[1])) problems.push(`receipt ${n}: no sealed capsule ${m[1]} beside it`);
+    }
+    return problems;
+  }
+
   // ---- rows -----------------------------------------------------------------------------------------------
 
   /**

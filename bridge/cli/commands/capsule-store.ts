@@ -51,15 +51,18 @@ export const list: CliCommand = {
 Lists the stored capsules, newest first, as minimized rows: id, created_at, tiers (detector, threat, overall),
 families, IOC counts per kind and review status (the latest decision in the verified review log, else
 HUMAN_REVIEW_REQUIRED). Never prints IOC values, message hashes, pseudonyms or text.
---json prints a JSON array of the rows.`,
+--json prints a JSON array of the rows. Every capsule's receipt is checked against the capsule id and this
+installation's key: a missing, invalid, moved or swapped receipt is named on stderr and the exit status is 1.`,
   async run(args, ctx) {
     const { flags, positionals } = parseFlags(args, { json: { type: "boolean" }, limit: { type: "string" } });
     if (positionals.length > 0) throw new CliError(`capsule list: unexpected argument ${JSON.stringify(positionals[0])}`);
     const limit = intFlag("limit", flags.limit as string | undefined, Number.MAX_SAFE_INTEGER);
     let rows: CapsuleRow[];
+    let receiptProblems: string[] = [];
     try {
       const store = await openExisting(ctx);
       rows = store.rows({ reviewStatus: capsuleReviewStatus(store.home) });
+      receiptProblems = store.receiptProblems();
     } catch (e) {
       if (!(e instanceof StoreError && e.code === "no-store")) throw e;
       rows = [];
@@ -67,7 +70,8 @@ HUMAN_REVIEW_REQUIRED). Never prints IOC values, message hashes, pseudonyms or t
     rows = rows.slice(0, limit);
     if (flags.json) ctx.io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     else ctx.io.stdout.write(rows.length === 0 ? "no capsules in the store\n" : table(rows));
-    return 0;
+    for (const p of receiptProblems) ctx.io.stderr.write(`capsule list: ${p}\n`);
+    return receiptProblems.length > 0 ? 1 : 0;
   },
 };
 
