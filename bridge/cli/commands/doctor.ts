@@ -127,6 +127,9 @@ async function receipts(config: Config): Promise<Check> {
     store = await openStore({ home: config.home, passphrase: config.passphrase });
   } catch (e) {
     if ((e as { code?: string }).code === "no-store" || mode(config.home) === undefined) return { check, status: "not-configured", detail: ["no store yet"] };
+    if ((e as { code?: string }).code === "mode-mismatch" && config.passphrase === undefined) {
+      return { check, status: "not-configured", detail: ["passphrase store: set EVIDENCE_BRIDGE_PASSPHRASE to check the receipts"] };
+    }
     return { check, status: "fail", detail: [(e as Error).message] };
   }
   try {
