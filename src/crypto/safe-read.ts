@@ -48,7 +48,7 @@ export function openRegularFile(path: string, label = path): { fd: number; size:
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (e) {
     const code = errno(e);
-    if (code === "ENOENT") throw new SafeReadError("missing", `${label} does not exist`);
+    if (code === "ENOENT") throw new SafeReadError("missing", `${label} does not exist (ENOENT)`);
     if (code === "ELOOP") throw new SafeReadError("link", `${label} is a symbolic link; only regular files are read`);
     if (code === "ENXIO") throw new SafeReadError("not-regular", `${label} is a socket or device; only regular files are read`);
     throw new SafeReadError("io", `${label} cannot be opened: ${code ?? (e as Error).message}`);
