@@ -58,8 +58,9 @@ describe("README.md", () => {
       const r = spawnSync("bash", ["-euo", "pipefail", "-c", b.code], { cwd: work, env, encoding: "utf8", timeout: 120_000 });
       expect(r.status, `README.md block at line ${b.line} failed:\n${b.code}\nstderr: ${r.stderr}`).toBe(0);
     }
-    // The review block approved the synthetic candidate and exported it.
-    expect(readFileSync(join(work, "approved.jsonl"), "utf8").trim().split("\n")).toHaveLength(1);
+    // The review block approved the synthetic candidate and exported it (one candidate line, then the signed checkpoint).
+    const exported = readFileSync(join(work, "approved.jsonl"), "utf8").trim().split("\n").map((l) => Object.keys(JSON.parse(l)));
+    expect(exported).toEqual([["candidate", "decision", "schema_version"], ["checkpoint", "schema_version", "signature", "signer"]]);
     expect(existsSync(join(work, "eb-pack", "intelligence-pack-v1.json.sha256"))).toBe(true);
   }, 600_000);
 });

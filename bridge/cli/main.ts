@@ -23,6 +23,7 @@ const COMMANDS: Record<string, readonly [file: string, name: string]> = {
   "pack fetch": ["pack", "fetch"],
   "keys init": ["keys", "init"],
   "keys show": ["keys", "show"],
+  "keys trust": ["keys", "trust"],
   "index validate": ["index-cmd", "validate"],
   "index export": ["index-cmd", "exportCmd"],
   "readings check-ledger": ["readings", "checkLedger"],

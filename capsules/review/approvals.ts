@@ -10,6 +10,7 @@
  *   known reviewer keys plugs in; today it counts every key the verified log accepts (each record's signature was
  *   checked against the key it names).
  */
+import { isKnownReviewer } from "./reviewer-registry.js";
 import type { LoggedRecord } from "./state.js";
 import type { ReviewerIdentity } from "./record.js";
 import type { ReviewPolicy } from "./policy.js";
@@ -31,12 +32,11 @@ export interface ApprovalCount {
 export const acceptedByLog = (_fingerprint: string): boolean => true;
 
 /**
- * The keys whose approvals count for the data directory `home`; every caller passes this to {@link approvalsFor}.
- * Today: every key the log accepts. A registry of known reviewer keys replaces this body (one place).
+ * The keys whose approvals count for the data directory `home`: the reviewer keys of the store's signed registry
+ * (reviewer-registry.ts; an unverifiable registry counts no key). Every caller passes this to {@link approvalsFor}.
  */
 export function countedKeys(home: string): (fingerprint: string) => boolean {
-  void home;
-  return acceptedByLog;
+  return (fingerprint) => isKnownReviewer(home, fingerprint);
 }
 
 /** Counts the approvals of one candidate digest; `decisions` are the records naming that digest, in log order. */

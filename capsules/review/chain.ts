@@ -27,7 +27,15 @@ export interface ChainCheck {
 
 const NEWLINE = 0x0a;
 
-export function checkChain(bytes: Uint8Array): ChainCheck {
+export interface ChainOptions {
+  /**
+   * The store's registered reviewers (reviewer-registry.ts): a record signed by any other key fails, naming it.
+   * Without it, any key whose signature verifies is accepted (only for callers that check signers themselves).
+   */
+  known?: { isKnown(fingerprint: string): boolean };
+}
+
+export function checkChain(bytes: Uint8Array, opts: ChainOptions = {}): ChainCheck {
   const records: LoggedRecord[] = [];
   const state = new ReviewState();
   let head = GENESIS_PREV;
@@ -59,6 +67,12 @@ export function checkChain(bytes: Uint8Array): ChainCheck {
     }
     const sig = signatureProblem(record);
     if (sig !== undefined) return fail(line, sig);
+    if (opts.known !== undefined && !opts.known.isKnown(record.reviewer.fingerprint)) {
+      return fail(
+        line,
+        `signed by ${record.reviewer.fingerprint} (named ${record.reviewer.name}), which is not a registered reviewer of this store: a forged record, or a key never registered ('evidence-bridge keys trust FINGERPRINT --name NAME' registers a key you trust)`,
+      );
+    }
     const entry: LoggedRecord = { record, digest: recordDigest(record), line };
     const transition = state.apply(entry);
     if (transition !== undefined) return fail(line, `invalid transition: ${transition}`);

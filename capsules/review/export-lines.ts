@@ -19,6 +19,7 @@ import type { IntelligencePack } from "../../published/pack/types.js";
 import type { Candidate } from "../candidates/types.js";
 import type { SealedStore } from "../store/store.js";
 import { approvalsFor, countedKeys, type ApprovalCount } from "./approvals.js";
+import { checkpointLine } from "./checkpoint.js";
 import { ReviewError } from "./errors.js";
 import { DEFAULT_POLICY, readReviewPolicy, type ReviewPolicy } from "./policy.js";
 import type { LogVerification } from "./log.js";
@@ -42,9 +43,13 @@ export interface ExportRefusal {
 }
 
 export interface ExportOutcome {
-  /** Canonical line bytes, each ending with LF. */
+  /** Canonical line bytes, each ending with LF (the approved candidates). */
   lines: Uint8Array[];
-  /** One per line. */
+  /**
+   * The signed checkpoint line (checkpoint.ts) that ends a JSON Lines export: the log's record count and digests,
+   * signed by the installation key. Undefined only when there is no store (so no key) and nothing was approved.
+   */
+  checkpoint: Uint8Array | undefined;
   exported: { capsule_sha256: string; candidate_sha256: string; seq: number; reviewer: string }[];
   /** Approved candidates without the approvals the policy requires (not exported). */
   pending: { capsule_sha256: string; candidate_sha256: string; approvals: ApprovalCount }[];
@@ -108,7 +113,14 @@ export function buildExport(
   const policy = store === undefined ? DEFAULT_POLICY : readReviewPolicy(store);
   const isKnown = opts.isKnown ?? (store === undefined ? undefined : countedKeys(store.home));
   const approved = log.state.latestPerCapsule().filter((e) => e.record.decision === "APPROVED_FOR_RELEASE");
-  const out: ExportOutcome = { lines: [], exported: [], pending: [], policy };
+  const digests = log.records.map((e) => e.digest);
+  const out: ExportOutcome = {
+    lines: [],
+    exported: [],
+    pending: [],
+    policy,
+    checkpoint: store === undefined ? undefined : checkpointLine(digests, store.keys.signing),
+  };
   const refusals: ExportRefusal[] = [];
   const wide = approved.length > 0 && store !== undefined ? storeGuard(store) : undefined;
   for (const [i, { record }] of approved.entries()) {

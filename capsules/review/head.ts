@@ -7,15 +7,16 @@
  * A head that names fewer records than the log (an append interrupted between the log write and the head write)
  * is a warning; a head naming more records, or another digest for its record, is a failure.
  */
-import { readFileSync } from "node:fs";
 import { canonicalBytes } from "../../src/json/canonical.js";
 import { parseStrictJson } from "../../src/json/parse.js";
 import { isJsonObject } from "../../src/json/value.js";
+import { readRegularFileIfExists, SafeReadError } from "../../src/crypto/safe-read.js";
 import { replaceFile } from "../../src/crypto/safe-write.js";
 import { HEAD_NAME } from "./layout.js";
 import type { LoggedRecord } from "./state.js";
 
 export const REVIEW_HEAD_SCHEMA = "evidence-bridge-review-head/v1";
+const HEAD_MAX_BYTES = 4096;
 
 export interface LogHead {
   records: number;
@@ -34,13 +35,14 @@ export function writeHead(dir: string, head: LogHead): void {
 
 /** Reads the head file: undefined when absent; a string describing why it is unusable. */
 export function readHead(path: string): LogHead | undefined | string {
-  let bytes: Uint8Array;
+  let bytes: Uint8Array | undefined;
   try {
-    bytes = readFileSync(path);
+    bytes = readRegularFileIfExists(path, { maxBytes: HEAD_MAX_BYTES, label: "review/head.json" });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (e instanceof SafeReadError) return `cannot be used: ${e.message}`;
     return `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
   }
+  if (bytes === undefined) return undefined;
   try {
     const v = parseStrictJson(bytes);
     if (!isJsonObject(v) || v.size !== 3 || v.get("schema_version") !== REVIEW_HEAD_SCHEMA) return "is not a v1 head file";

@@ -61,3 +61,14 @@ export { finalText, ReviewState, type LoggedRecord } from "./state.js";
 export { capsuleReviewStatus } from "./status.js";
 export { NOTE_MAX_CHARS, noteProblem, REVIEWER_NAME, reviewerNameProblem } from "./text-rules.js";
 export { parseTrustList, verifyExportBytes, type ExportKey, type ExportLineReport, type ExportReport } from "./verify-export.js";
+export {
+  isKnownReviewer,
+  loadReviewerRegistry,
+  registerReviewer,
+  reviewerRegistryPath,
+  REVIEWER_REGISTRY_FORMAT,
+  type RegisteredReviewer,
+  type ReviewerOrigin,
+  type ReviewerRegistry,
+} from "./reviewer-registry.js";
+export { CHECKPOINT_SCHEMA, checkpointLine, extensionProblem, readCheckpoint, type Checkpoint } from "./checkpoint.js";

@@ -3,7 +3,9 @@
  *
  *     <home>/review/log.jsonl    the append-only, hash-chained, signed decision records (one canonical record + LF each)
  *     <home>/review/head.json    the number of records and the digest of the last one, rewritten after each append
- *     <home>/review/log.lock     present while one process appends (O_EXCL lock file)
+ *     <home>/review/log.lock     present while one process appends (lock.ts); log.lock.break while a stale one is broken
+ *
+ * Beside the keys: <home>/keys/reviewers.json (the signed reviewer registry) and keys/reviewers/<name>.position.
  */
 import { join } from "node:path";
 

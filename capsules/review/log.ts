@@ -8,7 +8,8 @@
  * at once are serialised by the lock: neither can fork the chain or decide twice on the same bytes.
  * A log that does not verify is never appended to.
  */
-import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fsyncSync, openSync, writeSync } from "node:fs";
+import { readRegularFileIfExists, SafeReadError } from "../../src/crypto/safe-read.js";
 import { prepareDataDir } from "../../src/crypto/data-dir.js";
 import { ensurePrivateDir, fsyncDir } from "../../src/crypto/safe-write.js";
 import { bytesToHex, sha256Hex } from "../../src/hash.js";
@@ -19,6 +20,10 @@ import type { Decision } from "./decisions.js";
 import { ReviewError } from "./errors.js";
 import { checkHead, readHead, writeHead } from "./head.js";
 import { reviewLayout, type ReviewLayout } from "./layout.js";
+import { positionProblem, writePosition } from "./positions.js";
+import { loadReviewerRegistry } from "./reviewer-registry.js";
+import { join } from "node:path";
+import { keyLayout } from "../../src/crypto/keys.js";
 import { withFileLock, type LockOptions } from "./lock.js";
 import { decisionTime, recordBytes, REVIEW_RECORD_SCHEMA, signRecord, type UnsignedRecord } from "./record.js";
 import { DEFAULT_POLICY, type ReviewPolicy } from "./policy.js";
@@ -40,37 +45,35 @@ export interface LogVerification extends ChainCheck {
 
 /** The log's bytes (empty when there is no log yet). */
 export function readLogBytes(layout: ReviewLayout): Uint8Array {
-  let fd: number;
   try {
-    fd = openSync(layout.log, constants.O_RDONLY | constants.O_NOFOLLOW);
+    return readRegularFileIfExists(layout.log, { maxBytes: LOG_MAX_BYTES, label: `the review log ${layout.log}` }) ?? new Uint8Array(0);
   } catch (e) {
-    if (errno(e) === "ENOENT") return new Uint8Array(0);
-    throw new ReviewError("io", `cannot read the review log ${layout.log}: ${errno(e) ?? (e as Error).message}`);
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size > LOG_MAX_BYTES) throw new ReviewError("io", `the review log ${layout.log} exceeds ${LOG_MAX_BYTES} bytes`);
-    const buf = new Uint8Array(size);
-    let off = 0;
-    while (off < size) {
-      const n = readSync(fd, buf, off, size - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    return buf.subarray(0, off);
-  } finally {
-    closeSync(fd);
+    if (e instanceof SafeReadError) throw new ReviewError("io", e.message);
+    throw e;
   }
 }
 
 /** Verifies the log under `home`: chain, signatures, transitions and the head file. Never throws for bad content. */
 export function verifyReviewLog(home: string): LogVerification {
   const layout = reviewLayout(home);
-  const chain = checkChain(readLogBytes(layout));
+  let registry;
+  try {
+    registry = loadReviewerRegistry(home);
+  } catch (e) {
+    const chain = checkChain(new Uint8Array(0));
+    return { ...chain, path: layout.log, ok: false, error: (e as Error).message, warnings: [] };
+  }
+  const chain = checkChain(readLogBytes(layout), { known: registry });
   if (chain.problem !== undefined) return { ...chain, path: layout.log, ok: false, error: chain.problem.message, warnings: [] };
   const head = checkHead(readHead(layout.head), chain.records);
   if (head.problem !== undefined) return { ...chain, path: layout.log, ok: false, error: head.problem, warnings: head.warnings };
+  const position = positionProblem(reviewersDir(home), chain.records, registry);
+  if (position !== undefined) return { ...chain, path: layout.log, ok: false, error: position, warnings: head.warnings };
   return { ...chain, path: layout.log, ok: true, warnings: head.warnings };
+}
+
+function reviewersDir(home: string): string {
+  return join(keyLayout(home).dir, "reviewers");
 }
 
 /** The verified log; a {@link ReviewError} `broken-log` naming the first bad record otherwise. */
@@ -125,6 +128,12 @@ export function appendDecision(home: string, draft: DecisionDraft, reviewer: Rev
     layout.lock,
     () => {
       const log = loadReviewLog(home);
+      if (!loadReviewerRegistry(home).isKnown(reviewer.key.fingerprint)) {
+        throw new ReviewError(
+          "reviewer-key",
+          `reviewer key ${reviewer.key.fingerprint} (${reviewer.name}) is not registered in this store: create reviewer keys with 'evidence-bridge keys init --reviewer NAME', or register this one with 'evidence-bridge keys trust ${reviewer.key.fingerprint} --name ${reviewer.name}'`,
+        );
+      }
       const last = log.state.lastForDigest(draft.candidate_sha256);
       if (last?.record.decision === "APPROVED_FOR_RELEASE" && last.record.capsule_sha256 === draft.capsule_sha256) {
         const count = approvalsFor(log.state.recordsForDigest(draft.candidate_sha256), opts.policy ?? DEFAULT_POLICY, opts.isKnown ?? countedKeys(home));
@@ -156,6 +165,11 @@ export function appendDecision(home: string, draft: DecisionDraft, reviewer: Rev
         writeHead(layout.dir, { records: seq, head_sha256: entry.digest });
       } catch (e) {
         throw new ReviewError("io", `record #${seq} was appended but the head file could not be updated: ${(e as Error).message}`);
+      }
+      try {
+        writePosition(reviewersDir(home), reviewer.name, reviewer.key, entry);
+      } catch (e) {
+        throw new ReviewError("io", `record #${seq} was appended but reviewer ${reviewer.name}'s position could not be updated: ${(e as Error).message}`);
       }
       return entry;
     },

@@ -11,11 +11,13 @@ import { join } from "node:path";
 import { prepareDataDir } from "../../src/crypto/data-dir.js";
 import { KeyError } from "../../src/crypto/errors.js";
 import { createKeyFile, readKeyFile } from "../../src/crypto/key-files.js";
-import { keyLayout } from "../../src/crypto/keys.js";
+import { keyLayout, loadOrCreateKeyFileKeysSync, type InstallationKeys } from "../../src/crypto/keys.js";
+import { storeHoldsSealedFiles } from "../store/store.js";
 import { ensurePrivateDir } from "../../src/crypto/safe-write.js";
 import { generateSigningSeed, SIGNING_SEED_BYTES, signingKeyFromSeed } from "../../src/crypto/sign.js";
 import { ReviewError } from "./errors.js";
 import type { Reviewer } from "./log.js";
+import { registerReviewer } from "./reviewer-registry.js";
 import { reviewerNameProblem } from "./text-rules.js";
 
 export const REVIEWER_KEY_TYPE = "reviewer-key";
@@ -34,10 +36,16 @@ function checkName(name: string): void {
   if (problem !== undefined) throw new ReviewError("invalid-name", `reviewer name: ${problem}`);
 }
 
-/** Creates a reviewer key; refuses (KeyError `exists`) to replace one. */
-export function createReviewerKey(home: string, name: string): ReviewerKeyFile {
+/**
+ * Creates a reviewer key and registers it in the store's reviewer registry (reviewer-registry.ts), signed with
+ * the installation keys: `opts.installation` when given (the CLI loads them, also in passphrase mode), else the
+ * key-file keys, created when the data directory has none and no sealed files. Refuses (KeyError `exists`) to
+ * replace a key.
+ */
+export function createReviewerKey(home: string, name: string, opts: { installation?: InstallationKeys } = {}): ReviewerKeyFile {
   checkName(name);
   prepareDataDir(home);
+  const installation = opts.installation ?? loadOrCreateKeyFileKeysSync(home, { allowCreate: !storeHoldsSealedFiles(home) });
   const dir = reviewerKeysDir(home);
   ensurePrivateDir(keyLayout(home).dir);
   ensurePrivateDir(dir);
@@ -45,7 +53,9 @@ export function createReviewerKey(home: string, name: string): ReviewerKeyFile {
   if (!createKeyFile(dir, `${name}${KEY_SUFFIX}`, REVIEWER_KEY_TYPE, generateSigningSeed())) {
     throw new KeyError("exists", `a reviewer key for ${name} already exists (${path}); refusing to replace it`);
   }
-  return loadReviewerKey(home, name);
+  const created = loadReviewerKey(home, name);
+  registerReviewer(home, installation, { fingerprint: created.key.fingerprint, name, origin: "created" });
+  return created;
 }
 
 /** Loads a named reviewer key (missing, exposed or malformed files are KeyErrors naming the file). */

@@ -19,7 +19,8 @@ import { firstControlOrFormat } from "../assessment/text-rules.js";
 import { PUBLIC_RECORD_SCHEMA, REVIEW_REQUIRED } from "../candidates/types.js";
 import { ReviewError } from "./errors.js";
 import { REVIEW_EXPORT_SCHEMA } from "./export-lines.js";
-import { RecordShapeError, recordFromJson, signatureProblem, type ReviewerIdentity } from "./record.js";
+import { extensionProblem, isCheckpointValue, readCheckpoint, type Checkpoint } from "./checkpoint.js";
+import { RecordShapeError, recordDigest, recordFromJson, signatureProblem, type ReviewerIdentity, type ReviewRecord } from "./record.js";
 
 export interface ExportLineReport {
   line: number;
@@ -30,13 +31,17 @@ export interface ExportLineReport {
   decided_at?: string;
   /** The first problem of this line. */
   problem?: string;
+  /** The signature verifies but its key is not pinned (`--trust`): not verified. */
+  unpinned?: boolean;
+  /** The parsed record (internal; removed from the report). */
+  record?: ReviewRecord;
 }
 
 export interface ExportKey {
   fingerprint: string;
   names: string[];
-  /** Whether the trust list holds this key (null without a trust list). */
-  trusted: boolean | null;
+  /** Whether the trust list (`--trust`) holds this key. */
+  trusted: boolean;
 }
 
 export interface ExportReport {
@@ -44,6 +49,7 @@ export interface ExportReport {
   lines: ExportLineReport[];
   /** Every key that signed a line that is otherwise valid. */
   keys: ExportKey[];
+  checkpoint: CheckpointReport;
 }
 
 const FINGERPRINT = /^ed25519:[0-9a-f]{64}$/;
@@ -151,44 +157,115 @@ function checkLine(raw: Uint8Array, line: number): ExportLineReport {
   if (sha256Hex(canonicalBytes(candidate, "candidate")) !== record.candidate_sha256) {
     return fail("the candidate's SHA-256 differs from decision.candidate_sha256: the candidate is not the approved bytes");
   }
-  return { ...report, ok: true };
+  return { ...report, ok: true, record };
 }
 
-/** Checks an export file's bytes. Never throws for bad content. */
-export function verifyExportBytes(bytes: Uint8Array, opts: { trust?: ReadonlySet<string> } = {}): ExportReport {
+export interface CheckpointReport {
+  ok: boolean;
+  records?: number;
+  head_sha256?: string;
+  signer?: string;
+  /** Whether the trust list holds the checkpoint's signer (false without a trust list). */
+  pinned?: boolean;
+  problem?: string;
+}
+
+export interface VerifyExportOptions {
+  /** Pinned key fingerprints (`--trust`): reviewer keys and the exporting installation's key. */
+  trust?: ReadonlySet<string>;
+  /** The bytes of an older export of the same installation whose log the newer one must extend (`--after`). */
+  after?: Uint8Array;
+}
+
+function splitLines(bytes: Uint8Array): { lines: Uint8Array[]; cut: boolean } {
+  const lines: Uint8Array[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    const end = bytes.indexOf(0x0a, start);
+    if (end === -1) return { lines, cut: true };
+    lines.push(bytes.subarray(start, end));
+    start = end + 1;
+  }
+  return { lines, cut: false };
+}
+
+function lastCheckpoint(lines: Uint8Array[]): Checkpoint | string {
+  const last = lines[lines.length - 1];
+  if (last === undefined) return "the export carries no signed checkpoint (an empty file, or not written by 'review export')";
+  let v: JsonValue | undefined;
+  try {
+    v = parseStrictJson(last);
+  } catch {
+    v = undefined;
+  }
+  if (v === undefined || !isCheckpointValue(v)) return "the export carries no signed checkpoint as its last line (cut, or not written by 'review export')";
+  return readCheckpoint(last);
+}
+
+/**
+ * Checks an export file's bytes. Never throws for bad content. A line is `ok` (verified) only when everything
+ * holds AND its signing key is pinned in `trust`; a valid signature by an unpinned key is reported as such
+ * (`unpinned: true`) and is not verified. The signed checkpoint must be the last line, verify, be signed by a
+ * pinned key, and place each decision at its position of the log; with `after`, the log must extend the older one.
+ */
+export function verifyExportBytes(bytes: Uint8Array, opts: VerifyExportOptions = {}): ExportReport {
+  const trust = opts.trust ?? new Set<string>();
+  const { lines: raw, cut } = splitLines(bytes);
+  const cp = lastCheckpoint(raw);
+  const body = typeof cp === "string" ? raw : raw.slice(0, -1);
   const lines: ExportLineReport[] = [];
   const seen = new Map<string, number>();
-  let start = 0;
-  for (let n = 1; start < bytes.length; n++) {
-    const end = bytes.indexOf(0x0a, start);
-    if (end === -1) {
-      lines.push({ line: n, ok: false, problem: "incomplete last line (no final newline): the file was cut" });
-      break;
-    }
-    const r = checkLine(bytes.subarray(start, end), n);
-    start = end + 1;
+  body.forEach((rawLine, i) => {
+    const n = i + 1;
+    const r = checkLine(rawLine, n);
     if (r.ok && r.candidate_sha256 !== undefined) {
       // Four-eyes exports carry one line per approving key; the same candidate and key twice is a duplicate.
       const key = `${r.candidate_sha256} ${r.reviewer!.fingerprint}`;
       const first = seen.get(key);
       if (first !== undefined) {
         lines.push({ ...r, ok: false, problem: `the same approved candidate as line ${first}` });
-        continue;
+        return;
       }
       seen.set(key, n);
     }
-    if (r.ok && opts.trust !== undefined && !opts.trust.has(r.reviewer!.fingerprint)) {
-      lines.push({ ...r, ok: false, problem: `signed by ${r.reviewer!.fingerprint}, which is not in the trust list` });
-      continue;
+    if (r.ok && typeof cp !== "string") {
+      const d = recordDigest(r.record!);
+      if (r.record!.seq > cp.records || cp.digests[r.record!.seq - 1] !== d) {
+        lines.push({ ...r, ok: false, problem: `decision record #${r.record!.seq} is not the record at that position of the log the checkpoint describes` });
+        return;
+      }
+    }
+    if (r.ok && !trust.has(r.reviewer!.fingerprint)) {
+      lines.push({
+        ...r,
+        ok: false,
+        unpinned: true,
+        problem: `valid signature by ${r.reviewer!.fingerprint} (${r.reviewer!.name}), a key you have not pinned: compare the fingerprint out of band, then pass it with --trust`,
+      });
+      return;
     }
     lines.push(r);
-  }
+  });
+  if (cut) lines.push({ line: raw.length + 1, ok: false, problem: "incomplete last line (no final newline): the file was cut" });
+  for (const l of lines) delete l.record;
   const keys = new Map<string, ExportKey>();
   for (const l of lines) {
-    if (l.reviewer === undefined || (!l.ok && !l.problem?.includes("trust list"))) continue;
-    const k = keys.get(l.reviewer.fingerprint) ?? { fingerprint: l.reviewer.fingerprint, names: [], trusted: opts.trust === undefined ? null : opts.trust.has(l.reviewer.fingerprint) };
+    if (l.reviewer === undefined || (!l.ok && l.unpinned !== true)) continue;
+    const k = keys.get(l.reviewer.fingerprint) ?? { fingerprint: l.reviewer.fingerprint, names: [], trusted: trust.has(l.reviewer.fingerprint) };
     if (!k.names.includes(l.reviewer.name)) k.names.push(l.reviewer.name);
     keys.set(k.fingerprint, k);
   }
-  return { ok: lines.every((l) => l.ok), lines, keys: [...keys.values()] };
+  let checkpoint: CheckpointReport;
+  if (typeof cp === "string") checkpoint = { ok: false, problem: cp };
+  else {
+    const pinned = trust.has(cp.signer.fingerprint);
+    checkpoint = { ok: pinned, records: cp.records, head_sha256: cp.head_sha256, signer: cp.signer.fingerprint, pinned };
+    if (!pinned) checkpoint.problem = `valid checkpoint signature by installation key ${cp.signer.fingerprint}, a key you have not pinned: compare it out of band ('keys show' on the exporting machine), then pass it with --trust`;
+    if (opts.after !== undefined) {
+      const older = lastCheckpoint(splitLines(opts.after).lines);
+      const problem = typeof older === "string" ? `--after: the older export: ${older}` : extensionProblem(cp, older);
+      if (problem !== undefined) checkpoint = { ...checkpoint, ok: false, problem: `--after: ${problem.replace(/^--after: /, "")}` };
+    }
+  }
+  return { ok: checkpoint.ok && lines.every((l) => l.ok), lines, keys: [...keys.values()], checkpoint };
 }

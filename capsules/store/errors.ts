@@ -7,7 +7,8 @@ export type StoreErrorCode =
   | "mismatch"
   | "conflict"
   | "integrity"
-  | "too-large";
+  | "too-large"
+  | "wrong-key";
 
 export class StoreError extends Error {
   override readonly name = "StoreError";

@@ -4,7 +4,7 @@
  * file that is not JSON, does not verify, or conflicts with a stored capsule refuses the whole call, names
  * that file, and leaves the disk unchanged.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { readRegularFile } from "../../src/crypto/safe-read.js";
 import { CapsuleLoadError, loadCapsuleBytes } from "../capsule/load.js";
 import { CAPSULE_MAX_BYTES } from "../capsule/limits.js";
 import { verifyCapsule } from "../capsule/verify.js";
@@ -32,29 +32,13 @@ export interface ImportOptions {
 }
 
 function readBounded(file: string): Uint8Array {
-  let fd: number;
   try {
-    fd = openSync(file, "r");
+    return readRegularFile(file, { maxBytes: CAPSULE_MAX_BYTES, label: "capsule file" });
   } catch (e) {
-    throw new ImportError(file, `capsule cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    if ((e as { code?: string }).code === "too-large") throw new ImportError(file, "capsule exceeds the v1 byte limit");
+    if ((e as { code?: string }).code === "missing") throw new ImportError(file, "capsule cannot be read: ENOENT");
+    throw new ImportError(file, `capsule cannot be read: ${(e as Error).message}`);
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    while (total <= CAPSULE_MAX_BYTES) {
-      const buf = Buffer.allocUnsafe(Math.min(1 << 20, CAPSULE_MAX_BYTES + 1 - total));
-      const n = readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      chunks.push(buf.subarray(0, n));
-      total += n;
-    }
-  } catch (e) {
-    throw new ImportError(file, `capsule cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  } finally {
-    closeSync(fd);
-  }
-  if (total > CAPSULE_MAX_BYTES) throw new ImportError(file, "capsule exceeds the v1 byte limit");
-  return Buffer.concat(chunks, total);
 }
 
 /** Reads, loads and verifies one capsule file; throws {@link ImportError} naming the file. */

@@ -6,6 +6,7 @@
  *     <home>/store/capsules/<id>.receipt   detached Ed25519 receipt over the id
  *     <home>/store/messages/<name>.sealed  retained raw message; name = keyed hash of message_sha256
  *     <home>/store/rows.sealed             sealed index of minimized list rows (a cache, rebuilt when stale)
+ *     <home>/store/store-key-id            "store-key:<key id>" of the key the store is sealed with (store.ts)
  */
 import { join } from "node:path";
 

@@ -4,9 +4,10 @@
  * (capsule-bytes.ts). Needs the store key only, so a reader that never writes (a feed worker thread) can open
  * capsules without being handed the installation's signing key.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SealKind, unseal, type StoreKey } from "../../src/crypto/seal.js";
+import { readRegularFile, SafeReadError } from "../../src/crypto/safe-read.js";
+import { SEAL_OVERHEAD, SealKind, unseal, type StoreKey } from "../../src/crypto/seal.js";
+import { CAPSULE_MAX_BYTES } from "../capsule/limits.js";
 import type { JsonObject } from "../../src/json/value.js";
 import { checkCapsuleBytes } from "./capsule-bytes.js";
 import { StoreError } from "./errors.js";
@@ -35,10 +36,10 @@ export function openSealedCapsule(dir: string, key: StoreKey, id: string): Opene
   const label = capsuleLabel(id);
   let file: Uint8Array;
   try {
-    file = readFileSync(join(dir, `${id}${SEALED_SUFFIX}`));
+    file = readRegularFile(join(dir, `${id}${SEALED_SUFFIX}`), { maxBytes: CAPSULE_MAX_BYTES + SEAL_OVERHEAD, label });
   } catch (e) {
-    if (errno(e) === "ENOENT") throw new StoreError("not-found", `no capsule ${id} in the store`);
-    throw new StoreError("integrity", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
+    if (e instanceof SafeReadError && e.code === "missing") throw new StoreError("not-found", `no capsule ${id} in the store`);
+    throw new StoreError("integrity", e instanceof SafeReadError ? e.message : `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
   }
   const bytes = unseal(file, key, SealKind.capsule, label);
   return { bytes, envelope: checkCapsuleBytes(bytes, id, `sealed capsule ${label}`) };

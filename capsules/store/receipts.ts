@@ -9,7 +9,6 @@
  * `{"content_sha256","format","public_key","signature"}` with lowercase hex key and signature. Deterministic:
  * the same key and id always give the same bytes.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { canonicalBytes } from "../../src/json/canonical.js";
@@ -17,9 +16,10 @@ import { readInstallationPublicKey } from "../../src/crypto/keys.js";
 import { signingKeyFingerprint, verifySignature, type SigningKey } from "../../src/crypto/sign.js";
 import { CAPSULE_ID, RECEIPT_SUFFIX, SEALED_SUFFIX, storeLayout } from "./layout.js";
 import { existsSync } from "node:fs";
+import { readRegularFile, SafeReadError } from "../../src/crypto/safe-read.js";
 
 export const RECEIPT_FORMAT = "evidence-bridge-receipt/v1";
-const RECEIPT_MAX_BYTES = 4096;
+export const RECEIPT_MAX_BYTES = 4096;
 const encoder = new TextEncoder();
 
 export function receiptMessage(contentSha256: string): Uint8Array {
@@ -97,10 +97,11 @@ export function checkStoredReceipt(config: { home: string }, contentSha256: stri
   if (info === undefined) return { status: "unavailable", stored, reason: `no store keys in ${config.home}` };
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(join(layout.capsules, `${contentSha256}${RECEIPT_SUFFIX}`));
+    bytes = readRegularFile(join(layout.capsules, `${contentSha256}${RECEIPT_SUFFIX}`), { maxBytes: RECEIPT_MAX_BYTES, label: `store/capsules/${contentSha256}${RECEIPT_SUFFIX}` });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { status: "missing", stored };
-    return { status: "unavailable", stored, reason: `receipt cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+    if (e instanceof SafeReadError && e.code === "missing") return { status: "missing", stored };
+    if (e instanceof SafeReadError && e.code === "too-large") return { status: "invalid", stored, reason: "receipt file is too large" };
+    return { status: "unavailable", stored, reason: `receipt cannot be read: ${e instanceof SafeReadError ? e.message : ((e as NodeJS.ErrnoException).code ?? (e as Error).message)}` };
   }
   return { ...checkReceiptBytes(bytes, contentSha256, info.publicKey), stored };
 }

@@ -5,11 +5,12 @@
  * Being a cache, it is replaced atomically with last-writer-wins; concurrent writers never lose a capsule,
  * because every listing reconciles the index with the directory first.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SealError } from "../../src/crypto/errors.js";
+import { readRegularFileIfExists, SafeReadError } from "../../src/crypto/safe-read.js";
 import { replaceFile } from "../../src/crypto/safe-write.js";
 import { SealKind, seal, unseal, type StoreKey } from "../../src/crypto/seal.js";
+import { StoreError } from "./errors.js";
 import { CAPSULE_ID, INDEX_LABEL } from "./layout.js";
 import type { RowFacts } from "./rows.js";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
@@ -17,6 +18,8 @@ import { TIERS, type Tier } from "../assessment/types.js";
 
 export const ROW_INDEX_FORMAT = "evidence-bridge-row-index/v2";
 const INDEX_SEAL_NAME = "store/rows.sealed";
+/** Largest row index read (10,000 rows take about 2 MB). */
+export const ROW_INDEX_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface IndexEntry {
   size: number;
@@ -71,14 +74,20 @@ function unpack(e: unknown): [string, IndexEntry] | undefined {
   return [id, { size, mtimeMs, facts }];
 }
 
-/** Reads the index; undefined when it is absent or cannot be used (then it is rebuilt). */
+/**
+ * Reads the index; undefined when it is absent or cannot be used (then it is rebuilt). Something other than a
+ * regular file at its name (a link, a FIFO, a device) is a {@link StoreError} `integrity`, never waited on.
+ */
 export function readRowIndex(dir: string, name: string, key: StoreKey): Map<string, IndexEntry> | undefined {
-  let file: Uint8Array;
+  let file: Uint8Array | undefined;
   try {
-    file = readFileSync(join(dir, name));
-  } catch {
-    return undefined;
+    file = readRegularFileIfExists(join(dir, name), { maxBytes: ROW_INDEX_MAX_BYTES, label: INDEX_LABEL });
+  } catch (e) {
+    if (e instanceof SafeReadError && e.code === "too-large") return undefined;
+    if (e instanceof SafeReadError) throw new StoreError("integrity", e.message);
+    throw e;
   }
+  if (file === undefined) return undefined;
   let doc: unknown;
   try {
     doc = JSON.parse(decoder.decode(unseal(file, key, SealKind.index, INDEX_SEAL_NAME, INDEX_LABEL)));

@@ -11,11 +11,11 @@
  * Methods are synchronous (each touches a handful of small files); opening is asynchronous because passphrase
  * mode runs scrypt.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { assertWritableDataDir, inspectDataDir } from "../../src/crypto/data-dir.js";
 import { KeyError } from "../../src/crypto/errors.js";
-import { keyLayout, loadKeys, loadOrCreateKeys, storedKeyMode, type InstallationKeys, type KeyOptions } from "../../src/crypto/keys.js";
+import { createKeys, keyLayout, loadKeys, loadOrCreateKeys, storedKeyMode, type InstallationKeys, type KeyOptions } from "../../src/crypto/keys.js";
 import { pathExists } from "../../src/crypto/key-files.js";
 import {
   cleanStaleTemps,
@@ -27,7 +27,8 @@ import {
   renameInto,
   stageFile,
 } from "../../src/crypto/safe-write.js";
-import { SealKind, seal, unseal } from "../../src/crypto/seal.js";
+import { readRegularFile, readRegularFileIfExists, readRegularFilePrefix, SafeReadError } from "../../src/crypto/safe-read.js";
+import { SEAL_OVERHEAD, SealKind, seal, sealedKeyId, unseal } from "../../src/crypto/seal.js";
 import { hmacSha256Hex, sha256Hex } from "../../src/hash.js";
 import { CAPSULE_MAX_BYTES } from "../capsule/limits.js";
 import { checkCapsuleBytes } from "./capsule-bytes.js";
@@ -43,7 +44,7 @@ import {
   storeLayout,
   type StoreLayout,
 } from "./layout.js";
-import { checkReceiptBytes, makeReceipt, type ReceiptCheck } from "./receipts.js";
+import { checkReceiptBytes, makeReceipt, RECEIPT_MAX_BYTES, type ReceiptCheck } from "./receipts.js";
 import { readRowIndex, writeRowIndex, type IndexEntry } from "./row-index.js";
 import { sortRows, DEFAULT_REVIEW_STATUS, rowFacts, type CapsuleRow, type ReviewStatus } from "./rows.js";
 import { errno } from "../../src/errno.js";
@@ -72,6 +73,8 @@ export interface CapsuleItem {
 export const MESSAGE_MAX_BYTES = 16 * 1024 * 1024;
 
 const encoder = new TextEncoder();
+/** The file under `store/` recording the id of the key the store is sealed with. */
+export const KEY_ID_NAME = "store-key-id";
 const MESSAGE_NAME_DOMAIN = encoder.encode("evidence-bridge/message-name/v1\0");
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -108,6 +111,7 @@ export class SealedStore {
       checkCapsuleBytes(item.bytes, item.contentSha256, `capsule ${item.contentSha256}`);
     }
     this.ensureDirs(this.layout.capsules);
+    this.assertSealingKey();
     const dir = this.layout.capsules;
     const results: PutResult[] = [];
     const temps: string[] = [];
@@ -172,12 +176,38 @@ export class SealedStore {
     const stored = this.hasCapsule(id);
     let bytes: Uint8Array;
     try {
-      bytes = readFileSync(join(this.layout.capsules, `${id}${RECEIPT_SUFFIX}`));
+      bytes = readRegularFile(join(this.layout.capsules, `${id}${RECEIPT_SUFFIX}`), { maxBytes: RECEIPT_MAX_BYTES, label: `store/capsules/${id}${RECEIPT_SUFFIX}` });
     } catch (e) {
-      if (errno(e) === "ENOENT") return { status: "missing", stored };
-      return { status: "unavailable", stored, reason: `receipt cannot be read: ${errno(e) ?? (e as Error).message}` };
+      if (e instanceof SafeReadError && e.code === "missing") return { status: "missing", stored };
+      if (e instanceof SafeReadError && e.code === "too-large") return { status: "invalid", stored, reason: "receipt file is too large" };
+      return { status: "unavailable", stored, reason: `receipt cannot be read: ${e instanceof SafeReadError ? e.message : (errno(e) ?? (e as Error).message)}` };
     }
     return { ...checkReceiptBytes(bytes, id, this.keys.signing.publicKey), stored };
+  }
+
+  /**
+   * Every stored capsule's receipt checked against its capsule id and this installation's key, plus receipts
+   * without a capsule: one line per problem (ids and rules only). A receipt moved or swapped to another capsule's
+   * name names the wrong content_sha256 and is reported.
+   */
+  receiptProblems(): string[] {
+    const problems: string[] = [];
+    const ids = new Set(this.capsuleIds());
+    for (const id of ids) {
+      const r = this.receipt(id);
+      if (r.status !== "valid") problems.push(`capsule ${id}: receipt ${r.status}${r.reason ? `: ${r.reason}` : ""}`);
+    }
+    let names: string[] = [];
+    try {
+      names = readdirSync(this.layout.capsules);
+    } catch {
+      names = [];
+    }
+    for (const n of names) {
+      const m = /^([0-9a-f]{64})\.receipt$/.exec(n);
+      if (m && !ids.has(m[1])) problems.push(`receipt ${n}: no sealed capsule ${m[1]} beside it`);
+    }
+    return problems;
   }
 
   // ---- rows -----------------------------------------------------------------------------------------------
@@ -247,6 +277,7 @@ export class SealedStore {
     if (bytes.length > MESSAGE_MAX_BYTES) throw new StoreError("too-large", `retained message exceeds ${MESSAGE_MAX_BYTES} bytes`);
     if (sha256Hex(bytes) !== messageSha256) throw new StoreError("mismatch", "the message text does not hash to the given message_sha256");
     this.ensureDirs(this.layout.messages);
+    this.assertSealingKey();
     const name = this.messageName(messageSha256);
     const sealed = seal(bytes, this.keys.store, SealKind.message, messageLabel(name));
     if (createFileExclusive(this.layout.messages, `${name}${SEALED_SUFFIX}`, sealed) === "created") return { id: messageSha256, stored: "new" };
@@ -260,10 +291,10 @@ export class SealedStore {
     const label = messageLabel(name);
     let file: Uint8Array;
     try {
-      file = readFileSync(join(this.layout.messages, `${name}${SEALED_SUFFIX}`));
+      file = readRegularFile(join(this.layout.messages, `${name}${SEALED_SUFFIX}`), { maxBytes: MESSAGE_MAX_BYTES + SEAL_OVERHEAD, label });
     } catch (e) {
-      if (errno(e) === "ENOENT") throw new StoreError("not-found", "no retained message for that message_sha256");
-      throw new StoreError("integrity", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
+      if (e instanceof SafeReadError && e.code === "missing") throw new StoreError("not-found", "no retained message for that message_sha256");
+      throw new StoreError("integrity", e instanceof SafeReadError ? e.message : `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
     }
     const bytes = unseal(file, this.keys.store, SealKind.message, label);
     if (sha256Hex(bytes) !== messageSha256) throw new StoreError("integrity", `sealed message ${label} does not hash to its name`);
@@ -275,6 +306,50 @@ export class SealedStore {
   }
 
   // ---- internals ------------------------------------------------------------------------------------------
+
+  private sealingKeyChecked = false;
+
+  /**
+   * Refuses to seal with a key other than the one this store is sealed with: the id recorded in
+   * `store/store-key-id` (written at the first seal), or, in a store from before that file, the ids in the headers
+   * of its sealed files. A copied-in foreign `store.key` therefore cannot add files no other command could open.
+   */
+  private assertSealingKey(): void {
+    if (this.sealingKeyChecked) return;
+    const mine = this.keys.store.idHex;
+    const refuse = (theirs: string) =>
+      new StoreError(
+        "wrong-key",
+        `this store is sealed with key store-key:${theirs}; the loaded key is store-key:${mine}: restore the store's own key (keys/), or use another data directory; nothing was sealed`,
+      );
+    const recorded = this.recordedKeyId();
+    if (recorded !== undefined) {
+      if (recorded !== mine) throw refuse(recorded);
+    } else {
+      const other = sealedKeyIds(this.layout).find((id) => id !== mine);
+      if (other !== undefined) throw refuse(other);
+      if (createFileExclusive(this.layout.root, KEY_ID_NAME, encoder.encode(`store-key:${mine}\n`)) === "exists") {
+        const now = this.recordedKeyId();
+        if (now !== mine) throw refuse(now ?? "unknown");
+      }
+    }
+    this.sealingKeyChecked = true;
+  }
+
+  /** The key id in `store/store-key-id`, undefined when absent; a malformed or hostile file is an error. */
+  private recordedKeyId(): string | undefined {
+    const path = join(this.layout.root, KEY_ID_NAME);
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = readRegularFileIfExists(path, { maxBytes: 256, label: `store/${KEY_ID_NAME}` });
+    } catch (e) {
+      throw new StoreError("integrity", (e as Error).message);
+    }
+    if (bytes === undefined) return undefined;
+    const m = /^store-key:([0-9a-f]{16})\n$/.exec(new TextDecoder().decode(bytes));
+    if (!m) throw new StoreError("integrity", `store/${KEY_ID_NAME} is malformed (expected 'store-key:' and 16 hexadecimal digits)`);
+    return m[1];
+  }
 
   private sealedCapsuleNames(): string[] {
     try {
@@ -308,6 +383,55 @@ function hasSealedFiles(layout: StoreLayout): boolean {
     }
   }
   return false;
+}
+
+/**
+ * `keys init`: creates the installation keys. Refuses to replace keys (src/crypto/keys.ts), and refuses to create
+ * keys when sealed files exist that no present key opens (the keys were lost or moved: new keys could never open
+ * those files), naming the key id those files were sealed with.
+ */
+export async function initStoreKeys(config: StoreConfig, opts: StoreOptions = {}): Promise<InstallationKeys> {
+  const layout = storeLayout(config.home);
+  if (inspectDataDir(config.home) === "present" && storedKeyMode(config.home) === undefined && hasSealedFiles(layout)) {
+    const ids = sealedKeyIds(layout);
+    throw new KeyError(
+      "missing",
+      `the store in ${config.home} holds sealed files (sealed with store key ${ids.map((i) => `store-key:${i}`).join(", ") || "unknown"}) that no present key opens: restore the keys directory from your backup; new keys could never open them`,
+    );
+  }
+  return createKeys(config.home, config.passphrase, { ...opts, allowCreate: !hasSealedFiles(layout) });
+}
+
+/** The key id in a sealed file's header (undefined when it cannot be read or is not a sealed header). */
+function sealedFileKeyId(path: string): string | undefined {
+  try {
+    return sealedKeyId(readRegularFilePrefix(path, 20));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The store key ids recorded in the headers of the sealed capsule and message files (at most a few are read). */
+function sealedKeyIds(layout: StoreLayout, limit = 16): string[] {
+  const ids = new Set<string>();
+  for (const dir of [layout.capsules, layout.messages]) {
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith(SEALED_SUFFIX)).slice(0, limit);
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      const id = sealedFileKeyId(join(dir, n));
+      if (id !== undefined) ids.add(id);
+    }
+  }
+  return [...ids].sort();
+}
+
+/** True when the store in `home` holds sealed capsule or message files. */
+export function storeHoldsSealedFiles(home: string): boolean {
+  return hasSealedFiles(storeLayout(home));
 }
 
 /**

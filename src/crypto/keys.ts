@@ -267,6 +267,23 @@ export async function loadOrCreateKeys(
   return { keys, created: true };
 }
 
+/**
+ * Key-file mode, synchronously (for library callers that cannot await, such as reviewer-key creation in tests):
+ * loads the installation keys, creating key-file keys when none exist and `allowCreate` is not false. A passphrase
+ * store is refused here (its key derivation is asynchronous): load it with {@link loadKeys} and pass the keys.
+ */
+export function loadOrCreateKeyFileKeysSync(home: string, opts: { allowCreate?: boolean } = {}): InstallationKeys {
+  const layout = keyLayout(home);
+  const mode = storedKeyMode(home);
+  if (mode === "passphrase") {
+    throw new KeyError("mode-mismatch", `the store is passphrase-protected (${layout.passphraseFile}): set EVIDENCE_BRIDGE_PASSPHRASE and use the command line`);
+  }
+  if (mode === "key-file" || pathExists(layout.signingKey)) return loadKeyFileMode(layout);
+  if (opts.allowCreate === false) throw new KeyError("missing", `no keys in ${layout.dir}: run 'evidence-bridge keys init'`);
+  prepareDataDir(home);
+  return createKeyFileMode(layout);
+}
+
 /** Creates keys; refuses when keys already exist (never overwrites a key). */
 export async function createKeys(home: string, passphrase: string | undefined, opts: KeyOptions = {}): Promise<InstallationKeys> {
   inspectDataDir(home);

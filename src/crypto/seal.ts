@@ -94,6 +94,12 @@ export function sealedVersion(file: Uint8Array): number | undefined {
   return file[8];
 }
 
+/** The store key id (hex) a sealed file's header records, or undefined when the header is not a sealed header. */
+export function sealedKeyId(header: Uint8Array): string | undefined {
+  if (sealedVersion(header) === undefined || header.length < 20) return undefined;
+  return bytesToHex(header.subarray(12, 20));
+}
+
 /**
  * Opens a sealed file named `name` (`label` is how errors name it). Checks the header, then authenticates;
  * throws {@link SealError} and never returns unauthenticated bytes.

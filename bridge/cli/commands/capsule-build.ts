@@ -5,7 +5,7 @@
  *
  * The sealed store and the outbox writer are loaded only when used, so `--no-store` builds stay light.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { readRegularFile } from "../../../src/crypto/safe-read.js";
 import { buildAssessmentCapsule, projectProducer, REFERENCE_PRODUCER, type Producer } from "../../../capsules/assessment/adapter.js";
 import { AssessmentError } from "../../../capsules/assessment/errors.js";
 import { validateAssessment } from "../../../capsules/assessment/intake.js";
@@ -17,6 +17,7 @@ import type { IntelligencePack } from "../../../published/pack/types.js";
 import { packageVersion } from "../../package-info.js";
 import { parseFlags, readLimited } from "../args.js";
 import { configFrom } from "../config.js";
+import { assertOutsideDataDir } from "../outside-data-dir.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 
 /** Largest message file `--message-file` reads. */
@@ -30,7 +31,8 @@ consistency with the intelligence pack, recomputed assessment_id), builds the Ev
 seals it into the private store and prints the capsule file (canonical JSON + newline) on stdout.
 
   --outbox DIR             also write <content_sha256>.json (plaintext, mode 0600) into DIR (created 0700);
-                           an identical existing file is success, a different one is an error
+                           an identical existing file is success, a different one is an error; DIR may not
+                           be inside the data directory (plaintext never lives there)
   --message-file F         the raw message: its SHA-256 must equal message_sha256 and the typology match is
                            re-run on it; the text is never printed, logged or written
   --retain-message         seal the message text into the store as well (needs --message-file)
@@ -75,24 +77,12 @@ function producerFrom(flags: Record<string, unknown>): Producer {
 
 /** Reads the message file's exact bytes (bounded) and checks they are UTF-8; the text is returned, never shown. */
 export function readMessageFile(file: string): { bytes: Uint8Array; text: string } {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch (e) {
-    throw new CliError(`--message-file: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
   let bytes: Uint8Array;
   try {
-    const buf = Buffer.alloc(MESSAGE_FILE_MAX_BYTES + 1);
-    let total = 0;
-    for (let n = -1; n !== 0 && total < buf.length; total += n) n = readSync(fd, buf, total, buf.length - total, null);
-    if (total > MESSAGE_FILE_MAX_BYTES) throw new CliError(`--message-file: ${file} exceeds ${MESSAGE_FILE_MAX_BYTES} bytes`);
-    bytes = buf.subarray(0, total);
+    bytes = readRegularFile(file, { maxBytes: MESSAGE_FILE_MAX_BYTES, label: file });
   } catch (e) {
-    if (e instanceof CliError) throw e;
-    throw new CliError(`--message-file: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  } finally {
-    closeSync(fd);
+    if ((e as { code?: string }).code === "too-large") throw new CliError(`--message-file: ${file} exceeds ${MESSAGE_FILE_MAX_BYTES} bytes`);
+    throw new CliError(`--message-file: cannot read ${file}: ${(e as Error).message}`);
   }
   try {
     return { bytes, text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes) };
@@ -160,6 +150,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   if (retain && noStore) throw new CliError("--retain-message cannot be combined with --no-store (the message is only ever kept sealed)");
   const producer = producerFrom(flags);
   const { pack, config } = loadPack(ctx);
+  if (outbox !== undefined) assertOutsideDataDir(outbox, config.home, "--outbox");
 
   const bytes = await readLimited(ctx.io.stdin, ASSESSMENT_MAX_BYTES, "assessment exceeds 1 MiB");
   const message = messageFile === undefined ? undefined : readMessageFile(messageFile);

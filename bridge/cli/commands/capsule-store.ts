@@ -4,8 +4,7 @@
  * the store, by the owner's explicit request; `import` verifies before sealing and writes nothing unless every
  * file verifies.
  */
-import { realpathSync } from "node:fs";
-import { basename, dirname, resolve, sep } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { readFileSync } from "node:fs";
 import { createFileExclusive } from "../../../src/crypto/safe-write.js";
 import { loadCapsuleBytes } from "../../../capsules/capsule/load.js";
@@ -18,6 +17,7 @@ import { openOrCreateStore, openStore, type SealedStore } from "../../../capsule
 import { intFlag, parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { assertOutsideDataDir } from "../outside-data-dir.js";
 
 async function openExisting(ctx: CliContext): Promise<SealedStore> {
   const config = configFrom(ctx);
@@ -51,15 +51,18 @@ export const list: CliCommand = {
 Lists the stored capsules, newest first, as minimized rows: id, created_at, tiers (detector, threat, overall),
 families, IOC counts per kind and review status (the latest decision in the verified review log, else
 HUMAN_REVIEW_REQUIRED). Never prints IOC values, message hashes, pseudonyms or text.
---json prints a JSON array of the rows.`,
+--json prints a JSON array of the rows. Every capsule's receipt is checked against the capsule id and this
+installation's key: a missing, invalid, moved or swapped receipt is named on stderr and the exit status is 1.`,
   async run(args, ctx) {
     const { flags, positionals } = parseFlags(args, { json: { type: "boolean" }, limit: { type: "string" } });
     if (positionals.length > 0) throw new CliError(`capsule list: unexpected argument ${JSON.stringify(positionals[0])}`);
     const limit = intFlag("limit", flags.limit as string | undefined, Number.MAX_SAFE_INTEGER);
     let rows: CapsuleRow[];
+    let receiptProblems: string[] = [];
     try {
       const store = await openExisting(ctx);
       rows = store.rows({ reviewStatus: capsuleReviewStatus(store.home) });
+      receiptProblems = store.receiptProblems();
     } catch (e) {
       if (!(e instanceof StoreError && e.code === "no-store")) throw e;
       rows = [];
@@ -67,7 +70,8 @@ HUMAN_REVIEW_REQUIRED). Never prints IOC values, message hashes, pseudonyms or t
     rows = rows.slice(0, limit);
     if (flags.json) ctx.io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     else ctx.io.stdout.write(rows.length === 0 ? "no capsules in the store\n" : table(rows));
-    return 0;
+    for (const p of receiptProblems) ctx.io.stderr.write(`capsule list: ${p}\n`);
+    return receiptProblems.length > 0 ? 1 : 0;
   },
 };
 
@@ -85,17 +89,6 @@ unique prefix of at least 6 hexadecimal digits. For the owner only: the capsule 
   },
 };
 
-function insideDir(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
 
 export const exportCmd: CliCommand = {
   help: `usage: evidence-bridge capsule export ID --out FILE [--artifact-root DIR]
@@ -109,10 +102,8 @@ directory: plaintext never lives there.`,
     if (typeof flags.out !== "string" || flags.out === "") throw new CliError("capsule export: --out FILE is required");
     const config = configFrom(ctx);
     const out = resolve(flags.out);
-    const outDir = realOrSelf(dirname(out));
-    if (insideDir(resolve(outDir, basename(out)), realOrSelf(config.home))) {
-      throw new CliError(`capsule export: --out ${out} is inside the data directory ${config.home}; plaintext copies must live elsewhere`);
-    }
+    assertOutsideDataDir(out, config.home, "capsule export: --out");
+    const outDir = dirname(out);
     const store = await openExisting(ctx);
     const id = store.resolveCapsuleId(given);
     const bytes = store.getCapsule(id);

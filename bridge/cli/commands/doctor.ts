@@ -4,7 +4,8 @@
  * fingerprints, digests and counts only; never a key, a passphrase or anything from the sealed store.
  */
 import { terminalSafe } from "../../terminal-text.js";
-import { statSync } from "node:fs";
+import { lstatSync, readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describeKeys } from "../../../src/crypto/keys.js";
 import { configuredPackPath, loadPackFile } from "../../../published/pack/file.js";
 import type { Config } from "../../../src/config.js";
@@ -16,7 +17,8 @@ import type { CliCommand, CliContext } from "../context.js";
 const help = `usage: evidence-bridge doctor [--json] [--index FILE]...
 
 Checks the configuration (flags over environment over defaults), the data directory and key files (modes and
-fingerprints), the intelligence pack (version, digest), and, when --mcp-url is configured, that the hosted tool
+fingerprints), the mode of every directory (0700) and file (0600) under the data directory, each stored capsule's
+receipt against its capsule, the intelligence pack (version, digest), and, when --mcp-url is configured, that the hosted tool
 server answers initialize and tools/list, reporting schema drift against the pinned tool schemas.
 Never prints secrets. Exit 0 when no check failed, 1 otherwise ("not configured" is not a failure).
 
@@ -70,6 +72,77 @@ async function keys(config: Config): Promise<Check> {
     return { check: "data directory and keys", status: dirMode === "0700" ? "ok" : "warn", detail };
   } catch (e) {
     return { check: "data directory and keys", status: "fail", detail: [...detail, (e as Error).message] };
+  }
+}
+
+const SHOWN = 20;
+
+/**
+ * Every directory and file under the data directory, without following links: directories must be 0700 and files
+ * 0600 (no group or other bit); links, FIFOs, sockets and devices do not belong there. Names only, never contents.
+ */
+function modes(config: Config): Check {
+  const check = "data directory modes";
+  if (mode(config.home) === undefined) return { check, status: "not-configured", detail: [`${config.home} does not exist yet`] };
+  const problems: string[] = [];
+  let seen = 0;
+  const walk = (dir: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch (e) {
+      problems.push(`${relative(config.home, dir) || "."}: cannot be listed (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      return;
+    }
+    for (const n of names) {
+      const path = join(dir, n);
+      const rel = relative(config.home, path);
+      let st;
+      try {
+        st = lstatSync(path);
+      } catch {
+        continue;
+      }
+      seen++;
+      const m = (st.mode & 0o777).toString(8).padStart(4, "0");
+      if (st.isSymbolicLink()) problems.push(`${rel}: a symbolic link (only regular files and directories belong here)`);
+      else if (st.isDirectory()) {
+        if ((st.mode & 0o777) !== 0o700) problems.push(`${rel}/: mode ${m} (expected 0700; fix: chmod 700 ${path})`);
+        walk(path);
+      } else if (!st.isFile()) problems.push(`${rel}: not a regular file (a FIFO, socket or device)`);
+      else if ((st.mode & 0o077) !== 0) problems.push(`${rel}: mode ${m} (expected 0600; fix: chmod 600 ${path})`);
+    }
+  };
+  walk(config.home);
+  if (problems.length === 0) return { check, status: "ok", detail: [`${seen} entries, directories 0700, files 0600`] };
+  return {
+    check,
+    status: "fail",
+    detail: [`${problems.length} of ${seen} entries are wrong:`, ...problems.slice(0, SHOWN), ...(problems.length > SHOWN ? [`… and ${problems.length - SHOWN} more`] : [])],
+  };
+}
+
+/** Each stored capsule's receipt against its capsule (needs the store; skipped when there is none). */
+async function receipts(config: Config): Promise<Check> {
+  const check = "store receipts";
+  const { openStore } = await import("../../../capsules/store/store.js");
+  let store;
+  try {
+    store = await openStore({ home: config.home, passphrase: config.passphrase });
+  } catch (e) {
+    if ((e as { code?: string }).code === "no-store" || mode(config.home) === undefined) return { check, status: "not-configured", detail: ["no store yet"] };
+    if ((e as { code?: string }).code === "mode-mismatch" && config.passphrase === undefined) {
+      return { check, status: "not-configured", detail: ["passphrase store: set EVIDENCE_BRIDGE_PASSPHRASE to check the receipts"] };
+    }
+    return { check, status: "fail", detail: [(e as Error).message] };
+  }
+  try {
+    const problems = store.receiptProblems();
+    const n = store.capsuleIds().length;
+    if (problems.length === 0) return { check, status: "ok", detail: [`${n} capsule${n === 1 ? "" : "s"}, every receipt valid for its capsule`] };
+    return { check, status: "fail", detail: [...problems.slice(0, SHOWN), ...(problems.length > SHOWN ? [`… and ${problems.length - SHOWN} more`] : [])] };
+  } catch (e) {
+    return { check, status: "fail", detail: [(e as Error).message] };
   }
 }
 
@@ -138,7 +211,7 @@ async function regionalIndexes(files: string[]): Promise<Check> {
 async function run(args: string[], ctx: CliContext): Promise<number> {
   const { flags } = parseFlags(args, { json: { type: "boolean" }, index: { type: "string", multiple: true } }, false);
   const config = configFrom(ctx);
-  const checks = [configuration(config), await keys(config), pack(config), await upstream(config)];
+  const checks = [configuration(config), await keys(config), modes(config), await receipts(config), pack(config), await upstream(config)];
   const indexFiles = (flags.index ?? []) as string[];
   if (indexFiles.length > 0) checks.push(await regionalIndexes(indexFiles));
   if (flags.json === true) ctx.io.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);

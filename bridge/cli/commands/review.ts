@@ -3,7 +3,6 @@
  * TEXT`, `review log [--verify]`, `review export --out FILE`, `review verify-export FILE [--trust FP,...]`.
  * The library part is capsules/review/. Nothing here sends anything anywhere.
  */
-import { readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { Tier } from "../../../capsules/assessment/types.js";
 import { TIER_RANK } from "../../../capsules/assessment/vocabulary.js";
@@ -45,6 +44,7 @@ import { storeGuard } from "../../../capsules/guard/store-guard.js";
 import { StoreError } from "../../../capsules/store/errors.js";
 import { openStore, type SealedStore } from "../../../capsules/store/store.js";
 import { KeyError } from "../../../src/crypto/errors.js";
+import { readRegularFile } from "../../../src/crypto/safe-read.js";
 import { createFileExclusive } from "../../../src/crypto/safe-write.js";
 import { PackError } from "../../../published/pack/errors.js";
 import { useConfiguredPack } from "../pack-choice.js";
@@ -480,7 +480,9 @@ candidate digest and nobody rejected it, once per approving key; the others are 
 atomically; an existing FILE with the same bytes is accepted, with other bytes refused). Before writing, the log
 must verify, and each approved candidate is re-derived from the sealed capsule: a digest that differs from the
 approved one (the data or the pack changed after review), a bad signature or a leak-guard hit refuses the whole
-export, naming each refused capsule. Nothing is sent anywhere; recipients check the file with 'review verify-export'.
+export, naming each refused capsule. The last line is a checkpoint signed by the installation key: the log's record
+count and record digests, so a recipient can check that a later export's log extends this one ('review
+verify-export NEW --after OLDER'). Nothing is sent anywhere; recipients check the file with 'review verify-export'.
 
 ${FORMAT_HELP}`,
   async run(args, ctx) {
@@ -505,7 +507,8 @@ ${FORMAT_HELP}`,
         await write(ctx, `${writeMarkedExport(ctx, marked, out, store, pack, log, result).join("\n")}\n`);
         return 0;
       }
-      const bytes = Buffer.concat(result.lines.map((l) => Buffer.from(l.buffer, l.byteOffset, l.length)));
+      const all = result.checkpoint === undefined ? result.lines : [...result.lines, result.checkpoint];
+      const bytes = Buffer.concat(all.map((l) => Buffer.from(l.buffer, l.byteOffset, l.length)));
       let created: "created" | "exists";
       try {
         created = createFileExclusive(dirname(out), basename(out), bytes);
@@ -515,9 +518,10 @@ ${FORMAT_HELP}`,
       if (created === "exists") {
         let existing: Buffer;
         try {
-          existing = readFileSync(out);
+          existing = Buffer.from(readRegularFile(out, { maxBytes: bytes.length, label: out }));
         } catch (e) {
-          throw new CliError(`review export: ${out} exists and cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+          if ((e as { code?: string }).code === "too-large") throw new CliError(`review export: ${out} already exists with different content; refusing to overwrite it`);
+          throw new CliError(`review export: ${out} exists and cannot be read: ${(e as Error).message}`);
         }
         if (!existing.equals(bytes)) throw new CliError(`review export: ${out} already exists with different content; refusing to overwrite it`);
       }
@@ -572,31 +576,43 @@ refused, never read as the default. A rejection by any reviewer keeps a candidat
   },
 };
 
+/** An export file's bytes: a regular file of at most EXPORT_MAX_BYTES, checked before anything is read. */
+function readExportFile(path: string, what = "review verify-export"): Uint8Array {
+  try {
+    return readRegularFile(path, { maxBytes: EXPORT_MAX_BYTES, label: path });
+  } catch (e) {
+    throw new CliError(`${what}: cannot read ${path}: ${(e as Error).message}`);
+  }
+}
+
 // ---- review verify-export -------------------------------------------------------------------------------------
 
 export const verifyExport: CliCommand = {
-  help: `usage: evidence-bridge review verify-export FILE [--trust FINGERPRINT,...] [--json]
+  help: `usage: evidence-bridge review verify-export FILE [--trust FINGERPRINT,...] [--after OLDER] [--json]
 
 Checks an export written by 'review export' with the public keys it names: per line, the decision record's shape,
 that its fingerprint belongs to its public key and its Ed25519 signature verifies, that it approves exactly the
-candidate on the line (SHA-256 of the candidate's canonical bytes), and the candidate's public-record shape.
---trust accepts only signatures by the listed key fingerprints (ed25519:<64 hex>, as 'keys init --reviewer'
-prints them). Needs no store, pack or keys.
+candidate on the line (SHA-256 of the candidate's canonical bytes), the candidate's public-record shape, and that
+the record sits at its position of the log described by the export's signed checkpoint (its last line).
 
-Exit status: 0 every line verifies; 1 some line does not (each is named); 2 usage or read errors.`,
+A line is verified only when its signing key is pinned: --trust lists the reviewer fingerprints (ed25519:<64 hex>,
+as 'keys init --reviewer' prints them) and the exporting installation's signing key (as 'keys show' prints it),
+compared out of band. Valid signatures by keys not on the list are reported as unpinned and are not verified.
+
+--after OLDER checks that the log of FILE extends the log of an OLDER export of the same installation (same
+records at the same positions): a log rolled back or rewritten between the two exports fails.
+Needs no store, pack or keys. Files must be regular files of at most 256 MiB.
+
+Exit status: 0 every line and the checkpoint verify with pinned keys; 1 otherwise (each problem is named);
+2 usage or read errors.`,
   async run(args, ctx) {
-    const { flags, positionals } = parseFlags(args, { trust: { type: "string" }, json: { type: "boolean" } });
+    const { flags, positionals } = parseFlags(args, { trust: { type: "string" }, after: { type: "string" }, json: { type: "boolean" } });
     if (positionals.length !== 1) throw new CliError("review verify-export: expected exactly one FILE");
     return guarded("review verify-export", async () => {
       const trust = typeof flags.trust === "string" ? parseTrustList(flags.trust) : undefined;
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(positionals[0]);
-      } catch (e) {
-        throw new CliError(`review verify-export: cannot read ${positionals[0]}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      }
-      if (bytes.length > EXPORT_MAX_BYTES) throw new CliError(`review verify-export: ${positionals[0]} exceeds ${EXPORT_MAX_BYTES} bytes`);
-      const report = verifyExportBytes(bytes, { trust });
+      const bytes = readExportFile(positionals[0]);
+      const after = typeof flags.after === "string" ? readExportFile(flags.after, "review verify-export: --after") : undefined;
+      const report = verifyExportBytes(bytes, { trust, after });
       if (flags.json) {
         await write(ctx, `${JSON.stringify(report, null, 2)}\n`);
         return report.ok ? 0 : 1;
@@ -604,14 +620,17 @@ Exit status: 0 every line verifies; 1 some line does not (each is named); 2 usag
       const lines = report.lines.map((l) =>
         l.ok
           ? `line ${l.line}: ok: capsule ${l.capsule_sha256} candidate ${l.candidate_sha256!.slice(0, SHORT)} approved by ${l.reviewer!.name} (${l.reviewer!.fingerprint}) at ${l.decided_at}`
-          : `line ${l.line}: FAILED: ${l.problem}`,
+          : `line ${l.line}: ${l.unpinned ? "UNPINNED" : "FAILED"}: ${l.problem}`,
       );
-      const keys = report.keys.map(
-        (k) => `key ${k.fingerprint} (${k.names.join(", ")}): ${k.trusted === null ? "not checked against a trust list: compare the fingerprint out of band" : k.trusted ? "trusted" : "NOT trusted"}`,
-      );
+      const keys = report.keys.map((k) => `key ${k.fingerprint} (${k.names.join(", ")}): ${k.trusted ? "pinned" : "NOT pinned"}`);
+      const c = report.checkpoint;
+      const checkpoint = c.ok
+        ? `checkpoint: ${c.records} log record${c.records === 1 ? "" : "s"}, head sha256:${c.head_sha256}, signed by pinned installation key ${c.signer}${flags.after !== undefined ? `; extends ${flags.after}` : ""}`
+        : `checkpoint: ${c.pinned === false && c.problem?.startsWith("valid") ? "UNPINNED" : "FAILED"}: ${c.problem}`;
       const ok = report.lines.filter((l) => l.ok).length;
-      const summary = `${positionals[0]}: ${ok} of ${report.lines.length} approved candidate${report.lines.length === 1 ? "" : "s"} verified${report.ok ? "" : "; the export does not verify"}`;
-      await write(ctx, [...lines, ...keys, summary].join("\n") + "\n");
+      const unpinned = report.lines.filter((l) => l.unpinned).length;
+      const summary = `${positionals[0]}: ${ok} of ${report.lines.length} approved candidate${report.lines.length === 1 ? "" : "s"} verified${unpinned > 0 ? `; ${unpinned} signed by keys you have not pinned` : ""}${report.ok ? "" : "; the export does not verify"}`;
+      await write(ctx, [...lines, ...keys, checkpoint, summary].join("\n") + "\n");
       return report.ok ? 0 : 1;
     });
   },

@@ -7,7 +7,7 @@ import { runCli } from "../../helpers/cli.js";
 import { main, oneLine } from "../../../bridge/cli/main.js";
 import { openOrCreateStore } from "../../../capsules/store/store.js";
 import { keyLayout } from "../../../src/crypto/keys.js";
-import { generateSigningSeed, signingKeyFromSeed } from "../../../src/crypto/sign.js";
+import { createReviewerKey } from "../../../capsules/review/reviewer-key.js";
 import { appendDecision } from "../../../capsules/review/log.js";
 import { describeShared, sharedPath } from "../../helpers/shared.js";
 import { CANARY, filesContaining, PLAINTEXT_MARKERS, snapshot, syntheticCapsule } from "../../capsules/store/synthetic.js";
@@ -121,7 +121,7 @@ describe("capsule list", () => {
   test("review status comes from the review log's latest decision for the capsule", async () => {
     const w = workspace("review", 2);
     await run(["--home", w.home, "capsule", "import", ...w.files]);
-    const reviewer = { name: "test-reviewer", key: signingKeyFromSeed(generateSigningSeed()) };
+    const reviewer = createReviewerKey(w.home, "test-reviewer");
     appendDecision(
       w.home,
       { capsule_sha256: w.caps[0].id, candidate_sha256: "c".repeat(64), typology_match_visible: false, decision: "REJECTED", note: "not a scam" },

@@ -22,7 +22,10 @@ test("build → keys init --reviewer → list → show → approve → log --ver
   expect(build.code, build.stderr).toBe(0);
   expect(JSON.parse(build.stdout).content_sha256.startsWith(prefix!), "README prefix matches the synthetic capsule").toBe(true);
 
-  expect((await runCli([...g, "keys", "init", "--reviewer", "alice"])).code).toBe(0);
+  const alice = await runCli([...g, "keys", "init", "--reviewer", "alice"]);
+  expect(alice.code).toBe(0);
+  const aliceFp = /reviewer key: (ed25519:[0-9a-f]{64})/.exec(alice.stdout)![1];
+  const installationFp = /signing key: (ed25519:[0-9a-f]{64})/.exec((await runCli([...g, "keys", "show"])).stdout)![1];
   const list = await runCli([...g, "review", "list"]);
   expect(list.stdout).toContain(prefix!);
   expect(list.stdout).toContain("HUMAN_REVIEW_REQUIRED");
@@ -33,7 +36,8 @@ test("build → keys init --reviewer → list → show → approve → log --ver
   const out = join(dir, "approved.jsonl");
   const exp = await runCli([...g, "review", "export", "--out", out]);
   expect(exp.code, exp.stderr).toBe(0);
-  const verify = await runCli([...g, "review", "verify-export", out]);
+  expect((await runCli([...g, "review", "verify-export", out])).code).toBe(1); // nothing pinned: nothing verified
+  const verify = await runCli([...g, "review", "verify-export", out, "--trust", `${aliceFp},${installationFp}`]);
   expect(verify.code, verify.stderr).toBe(0);
   expect(verify.stdout).toContain("1 of 1 approved candidate verified");
 });

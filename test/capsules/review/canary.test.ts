@@ -16,6 +16,7 @@ import { describeShared, validExampleNames } from "../../helpers/shared.js";
 import { assessmentBytes, capsuleFor, exampleValue } from "../candidates/build-helpers.js";
 import { canaryCase } from "../candidates/canary-assessments.js";
 import { PACK_FILE, removeHomes, tempHome } from "../feed/store-fixtures.js";
+import { exportFingerprints } from "./review-fixtures.js";
 import { cli, type CliRun } from "./cli-run.js";
 
 afterAll(removeHomes);
@@ -83,7 +84,7 @@ describeShared("canary values never leave through feed or review", () => {
     expect((await eb("review", "log", "--verify")).code).toBe(0);
     const exportFile = join(outDir, "export.jsonl");
     expect((await eb("review", "export", "--out", exportFile)).code).toBe(0);
-    const verified = await cli(["review", "verify-export", exportFile]);
+    const verified = await cli(["review", "verify-export", exportFile, "--trust", [...exportFingerprints(readFileSync(exportFile))].join(",")]);
     runs.push(verified);
     expect(verified.code).toBe(0);
 

@@ -83,3 +83,55 @@ describe("concurrent reviewers", () => {
     }
   });
 });
+
+const STALE_RACER = join(repoRoot, "test/capsules/review/fixtures/stale-racer.ts");
+/** A pid above Linux's maximum pid_max (2^22): no process has it. */
+const DEAD_PID = 4_194_400;
+
+describe("deciding processes racing against a stale lock", () => {
+  test("four processes, twenty rounds, each starting from a stale lock: one chain holding every acknowledged decision", { timeout: 180_000 }, async () => {
+    const home = tempHome("stale-race");
+    const names = ["s1", "s2", "s3", "s4"];
+    const ROUNDS = 20;
+    const PER = 2;
+    for (const n of names) reviewer(home, n);
+    const { mkdirSync, existsSync } = await import("node:fs");
+    const { hostname } = await import("node:os");
+    const { reviewLayout } = await import("../../../capsules/review/layout.js");
+    const layout = reviewLayout(home);
+    mkdirSync(layout.dir, { recursive: true, mode: 0o700 });
+    const children = names.map((n, k) => {
+      const child = spawn(process.execPath, ["--import", "tsx", STALE_RACER, home, n, String(1000 * (k + 1)), String(ROUNDS), String(PER)], {
+        cwd: repoRoot,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
+      child.stderr.on("data", (c: Buffer) => (err += c.toString("utf8")));
+      const done = new Promise<string[]>((resolve, reject) =>
+        child.on("exit", (code) => (code === 0 ? resolve(out.split("\n").filter((l) => l.startsWith("ok "))) : reject(new Error(`${n} exited ${code}: ${err.slice(0, 2000)}`)))),
+      );
+      return { done, ready: () => out.startsWith("ready\n") };
+    });
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    while (!children.every((c) => c.ready())) await sleep(20);
+    for (let r = 1; r <= ROUNDS; r++) {
+      // A lock left by a process killed while holding it: every racer must break it, and only one may win.
+      writeFileSync(layout.lock, JSON.stringify({ pid: DEAD_PID, host: hostname(), token: `dead-${r}`, created: Date.now() }));
+      writeFileSync(join(home, `round-${r}`), "");
+      while (!names.every((n) => existsSync(join(home, `done-${r}-${n}`)))) await sleep(10);
+    }
+    const acknowledged = (await Promise.all(children.map((c) => c.done))).flat();
+    expect(acknowledged).toHaveLength(names.length * ROUNDS * PER);
+    const v = verifyReviewLog(home);
+    expect(v.error).toBeUndefined();
+    expect(v.ok).toBe(true);
+    expect(v.records).toHaveLength(acknowledged.length);
+    const bySeq = new Map(v.records.map((e) => [e.record.seq, e.record.candidate_sha256]));
+    for (const line of acknowledged) {
+      const [, i, seq] = /^ok (\d+) #(\d+)$/.exec(line)!;
+      expect(bySeq.get(Number(seq))).toBe(draft(Number(i)).candidate_sha256);
+    }
+  });
+});

@@ -3,7 +3,8 @@
  * bad record for a deleted, reordered, modified or badly signed record, a cut tail and a torn line; a broken log is
  * never appended to.
  */
-import { readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { bytesToHex } from "../../../src/hash.js";
 import { ReviewError } from "../../../capsules/review/errors.js";
@@ -164,11 +165,13 @@ describe("tamper evidence", () => {
     expect(errorOf(home)).toBe("record #3 (line 3): incomplete last line (no final newline): an interrupted write, or the file was cut");
   });
 
-  test("records cut from the end are caught by the head file; without it, only a warning remains", () => {
+  test("records cut from the end are caught by the head file, and without it by the reviewer's position; without both, only a warning remains", () => {
     const { home } = logOf(4);
     writeLogLines(home, logLines(home).slice(0, 3));
     expect(errorOf(home)).toBe("the head file names 4 records but the log ends after record #3: records were deleted from the end of the log");
     unlinkSync(reviewLayout(home).head);
+    expect(errorOf(home)).toMatch(/^the log ends after record #3, but reviewer \w+ \(ed25519:[0-9a-f]{64}\) signed record #4 \(keys\/reviewers\/\w+\.position\): the log was rolled back or records were removed$/);
+    for (const f of readdirSync(join(home, "keys", "reviewers"))) if (f.endsWith(".position")) unlinkSync(join(home, "keys", "reviewers", f));
     const v = verifyReviewLog(home);
     expect(v.ok).toBe(true);
     expect(v.warnings).toEqual(["the head file is missing (an interrupted first append, or it was deleted): records cut from the end cannot be detected"]);

@@ -19,7 +19,7 @@ import type { ReviewerKeyFile } from "../../../capsules/review/reviewer-key.js";
 import { verifyExportBytes } from "../../../capsules/review/verify-export.js";
 import { describeShared } from "../../helpers/shared.js";
 import { exampleCapsule, exampleCapsules, removeHomes, storeWith, testPack } from "../feed/store-fixtures.js";
-import { logLines, minuteClock, reviewer, writeLogLines } from "./review-fixtures.js";
+import { exportFingerprints, logLines, minuteClock, reviewer, writeLogLines } from "./review-fixtures.js";
 
 afterAll(removeHomes);
 
@@ -88,9 +88,10 @@ describeShared("review queue and export", () => {
     const log = loadReviewLog(home);
     const out = buildExport(store, testPack(), log);
     expect(out.exported.map((x) => exampleCapsules().find((c) => c.id === x.capsule_sha256)!.name.slice(0, 2))).toEqual(["01", "34", "22", "05"]);
-    const bytes = Buffer.concat(out.lines);
-    const report = verifyExportBytes(bytes);
+    const bytes = Buffer.concat([...out.lines, out.checkpoint!]);
+    const report = verifyExportBytes(bytes, { trust: exportFingerprints(bytes) });
     expect(report.ok).toBe(true);
+    expect(verifyExportBytes(bytes).ok).toBe(false);
     expect(report.lines).toHaveLength(4);
     for (const [i, line] of out.lines.entries()) {
       const doc = JSON.parse(Buffer.from(line).toString("utf8")) as { candidate: unknown; decision: { candidate_sha256: string; seq: number } };

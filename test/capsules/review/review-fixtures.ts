@@ -35,3 +35,18 @@ export function logLines(home: string): string[] {
 export function writeLogLines(home: string, lines: string[]): void {
   writeFileSync(reviewLayout(home).log, lines.join(""));
 }
+
+/**
+ * Every key fingerprint an export names (its reviewers and its checkpoint's signer), for tests that pin them all as
+ * a recipient would after comparing them out of band.
+ */
+export function exportFingerprints(bytes: Uint8Array | string): Set<string> {
+  const out = new Set<string>();
+  for (const line of Buffer.from(bytes).toString("utf8").split("\n")) {
+    if (line === "") continue;
+    const doc = JSON.parse(line) as { decision?: { reviewer: { fingerprint: string } }; signer?: { fingerprint: string } };
+    if (doc.decision) out.add(doc.decision.reviewer.fingerprint);
+    if (doc.signer) out.add(doc.signer.fingerprint);
+  }
+  return out;
+}

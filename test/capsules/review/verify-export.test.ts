@@ -23,11 +23,17 @@ type Line = { schema_version: string; candidate: Record<string, unknown>; decisi
 
 describeShared("review verify-export", () => {
   let lines: string[];
+  let checkpoint: string;
+  let installation: string;
   let alice: ReviewerKeyFile;
   let bob: ReviewerKeyFile;
+  let home: string;
 
   beforeAll(async () => {
-    const { home, store } = await storeWith("vexp", [exampleCapsule("01"), exampleCapsule("32")]);
+    const made = await storeWith("vexp", [exampleCapsule("01"), exampleCapsule("32")]);
+    const store = made.store;
+    home = made.home;
+    installation = store.keys.signing.fingerprint;
     alice = reviewer(home, "alice");
     bob = reviewer(home, "bob");
     for (const [prefix, who] of [
@@ -39,10 +45,14 @@ describeShared("review verify-export", () => {
       if (r.status !== "emitted") throw new Error("no candidate");
       appendDecision(home, { capsule_sha256: id, candidate_sha256: r.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note: "ok" }, who);
     }
-    lines = buildExport(store, testPack(), loadReviewLog(home)).lines.map((l) => Buffer.from(l).toString("utf8"));
+    const out = buildExport(store, testPack(), loadReviewLog(home));
+    lines = out.lines.map((l) => Buffer.from(l).toString("utf8"));
+    checkpoint = Buffer.from(out.checkpoint!).toString("utf8");
   });
 
-  const bytesOf = (ls: string[]) => new TextEncoder().encode(ls.join(""));
+  /** The export of these lines, ending with the signed checkpoint. */
+  const bytesOf = (ls: string[]) => new TextEncoder().encode([...ls, checkpoint].join(""));
+  const everyone = () => `${alice.key.fingerprint},${bob.key.fingerprint},${installation}`;
   const parse = (l: string) => JSON.parse(l) as Line;
   const serialise = (doc: Line) => `${new TextDecoder().decode(canonicalBytes(doc, "line"))}\n`;
 
@@ -58,30 +68,46 @@ describeShared("review verify-export", () => {
   }
 
   function problemOf(ls: string[], trust?: string): string | undefined {
-    const r = verifyExportBytes(bytesOf(ls), { trust: trust === undefined ? undefined : parseTrustList(trust) });
+    const r = verifyExportBytes(bytesOf(ls), { trust: parseTrustList(trust ?? everyone()) });
     return r.lines.find((l) => !l.ok)?.problem;
   }
 
-  test("an untouched export verifies and lists its signing keys", () => {
-    const r = verifyExportBytes(bytesOf(lines));
+  test("an untouched export verifies when its keys are pinned, and lists its signing keys and checkpoint", () => {
+    const r = verifyExportBytes(bytesOf(lines), { trust: parseTrustList(everyone()) });
     expect(r.ok).toBe(true);
     expect(r.lines.map((l) => [l.line, l.ok, l.reviewer?.name])).toEqual([
       [1, true, "alice"],
       [2, true, "bob"],
     ]);
     expect(r.keys).toEqual([
-      { fingerprint: alice.key.fingerprint, names: ["alice"], trusted: null },
-      { fingerprint: bob.key.fingerprint, names: ["bob"], trusted: null },
+      { fingerprint: alice.key.fingerprint, names: ["alice"], trusted: true },
+      { fingerprint: bob.key.fingerprint, names: ["bob"], trusted: true },
     ]);
-    expect(verifyExportBytes(new Uint8Array(0))).toEqual({ ok: true, lines: [], keys: [] });
+    expect(r.checkpoint).toEqual({ ok: true, records: 2, head_sha256: loadReviewLog(home).head, signer: installation, pinned: true });
+    expect(verifyExportBytes(new Uint8Array(0)).ok).toBe(false);
+    expect(verifyExportBytes(new Uint8Array(0)).checkpoint.problem).toMatch(/no signed checkpoint/);
+  });
+
+  test("without a trust list nothing is verified: valid signatures by unpinned keys are reported as such", () => {
+    const r = verifyExportBytes(bytesOf(lines));
+    expect(r.ok).toBe(false);
+    expect(r.lines.every((l) => !l.ok && l.unpinned === true)).toBe(true);
+    expect(r.lines[0].problem).toBe(
+      `valid signature by ${alice.key.fingerprint} (alice), a key you have not pinned: compare the fingerprint out of band, then pass it with --trust`,
+    );
+    expect(r.keys.map((k) => k.trusted)).toEqual([false, false]);
+    expect(r.checkpoint.ok).toBe(false);
+    expect(r.checkpoint.pinned).toBe(false);
   });
 
   test("a trust list accepts only the listed keys", () => {
-    const r = verifyExportBytes(bytesOf(lines), { trust: parseTrustList(alice.key.fingerprint) });
+    const r = verifyExportBytes(bytesOf(lines), { trust: parseTrustList(`${alice.key.fingerprint},${installation}`) });
     expect(r.ok).toBe(false);
-    expect(r.lines[1].problem).toBe(`signed by ${bob.key.fingerprint}, which is not in the trust list`);
+    expect(r.lines[0].ok).toBe(true);
+    expect(r.lines[1].unpinned).toBe(true);
     expect(r.keys.map((k) => k.trusted)).toEqual([true, false]);
-    expect(verifyExportBytes(bytesOf(lines), { trust: parseTrustList(`${alice.key.fingerprint}, ${bob.key.fingerprint}`) }).ok).toBe(true);
+    expect(verifyExportBytes(bytesOf(lines), { trust: parseTrustList(`${alice.key.fingerprint}, ${bob.key.fingerprint}`) }).ok).toBe(false);
+    expect(verifyExportBytes(bytesOf(lines), { trust: parseTrustList(everyone()) }).ok).toBe(true);
     expect(() => parseTrustList(`${alice.key.fingerprint},ed25519:abc`)).toThrow("--trust: entry 2 is not a fingerprint (ed25519: and 64 lowercase hexadecimal digits)");
   });
 
@@ -120,7 +146,22 @@ describeShared("review verify-export", () => {
 
   test("a duplicated line and a cut file are named", () => {
     expect(problemOf([lines[0], lines[1], lines[0]])).toBe("the same approved candidate as line 1");
-    const r = verifyExportBytes(bytesOf([lines[0], lines[1].slice(0, -10)]));
+    const r = verifyExportBytes(new TextEncoder().encode([lines[0], lines[1].slice(0, -10)].join("")), { trust: parseTrustList(everyone()) });
     expect(r.lines[1]).toEqual({ line: 2, ok: false, problem: "incomplete last line (no final newline): the file was cut" });
+    expect(r.checkpoint.problem).toMatch(/no signed checkpoint as its last line/);
+  });
+
+  test("a decision that is not the record at its position of the checkpointed log is refused", () => {
+    const forged = resigned(lines[0], alice, (d) => (d.decision.note = "changed after the export"));
+    expect(problemOf([forged, lines[1]])).toBe("decision record #1 is not the record at that position of the log the checkpoint describes");
+  });
+
+  test("an edited checkpoint fails its signature; a missing one is named", () => {
+    const edited = checkpoint.replace(/"records":2/, '"records":1').replace(/,"[0-9a-f]{64}"\]/, "]");
+    const r = verifyExportBytes(new TextEncoder().encode([...lines, edited].join("")), { trust: parseTrustList(everyone()) });
+    expect(r.ok).toBe(false);
+    expect(r.checkpoint.problem).toMatch(/^checkpoint(\.head_sha256: is not the digest of the last record|: the signature does not verify)/);
+    const none = verifyExportBytes(new TextEncoder().encode(lines.join("")), { trust: parseTrustList(everyone()) });
+    expect(none.ok).toBe(false);
   });
 });

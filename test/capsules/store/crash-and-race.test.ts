@@ -20,7 +20,7 @@ afterAll(() => {
 });
 
 const NEEDLES = [...PLAINTEXT_MARKERS, CANARY.wallet, CANARY.email, CANARY.message.slice(0, 40)];
-const FINAL_NAME = /^(keys\/(store|signing)\.key|store\/capsules\/[0-9a-f]{64}\.(sealed|receipt)|store\/messages\/[0-9a-f]{64}\.sealed|store\/rows\.sealed)$/;
+const FINAL_NAME = /^(keys\/(store|signing)\.key|store\/capsules\/[0-9a-f]{64}\.(sealed|receipt)|store\/messages\/[0-9a-f]{64}\.sealed|store\/rows\.sealed|store\/store-key-id)$/;
 
 /** Opens and checks everything under the data directory; returns the store for further checks. */
 async function auditHome(home: string, acknowledged: Set<string>, messages: Set<number>) {

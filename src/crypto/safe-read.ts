@@ -1,0 +1,121 @@
+/**
+ * The one way the store, the review log and the commands that read files given by a user read a file: opened with
+ * `O_NOFOLLOW | O_NONBLOCK` (a symbolic link, even a dangling one, fails at once; a FIFO opens without waiting for
+ * a writer), checked with `fstat` on the opened descriptor to be a regular file (FIFOs, sockets, devices and
+ * directories are refused before a single byte is read), its size checked against a bound from the file's own
+ * metadata, and never more than that many bytes read (a file that grows after the check is read as it was).
+ *
+ * Errors are {@link SafeReadError}s with a code and one line naming the file (by the label the caller gives) and
+ * the rule; they never contain file contents.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+
+export type SafeReadCode = "missing" | "link" | "not-regular" | "too-large" | "io";
+
+export class SafeReadError extends Error {
+  override readonly name = "SafeReadError";
+  constructor(
+    readonly code: SafeReadCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface SafeReadOptions {
+  /** Largest accepted size in bytes. */
+  maxBytes: number;
+  /** How messages name the file (default: the path). */
+  label?: string;
+}
+
+function errno(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException).code;
+}
+
+function kindOf(st: import("node:fs").Stats): string {
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
+  if (st.isDirectory()) return "a directory";
+  return "not a regular file";
+}
+
+/** Opens `path` for reading as a regular file; returns the descriptor and its size. Throws {@link SafeReadError}. */
+export function openRegularFile(path: string, label = path): { fd: number; size: number } {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (e) {
+    const code = errno(e);
+    if (code === "ENOENT") throw new SafeReadError("missing", `${label} does not exist (ENOENT)`);
+    if (code === "ELOOP") throw new SafeReadError("link", `${label} is a symbolic link; only regular files are read`);
+    if (code === "ENXIO") throw new SafeReadError("not-regular", `${label} is a socket or device; only regular files are read`);
+    throw new SafeReadError("io", `${label} cannot be opened: ${code ?? (e as Error).message}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new SafeReadError("not-regular", `${label} is ${kindOf(st)}; only regular files are read`);
+    return { fd, size: st.size };
+  } catch (e) {
+    closeSync(fd);
+    if (e instanceof SafeReadError) throw e;
+    throw new SafeReadError("io", `${label} cannot be inspected: ${errno(e) ?? (e as Error).message}`);
+  }
+}
+
+/** Reads a whole regular file of at most `maxBytes` bytes. Throws {@link SafeReadError}. */
+export function readRegularFile(path: string, opts: SafeReadOptions): Uint8Array {
+  const label = opts.label ?? path;
+  const { fd, size } = openRegularFile(path, label);
+  try {
+    if (size > opts.maxBytes) throw new SafeReadError("too-large", `${label} is larger than ${opts.maxBytes} bytes (${size})`);
+    // Never more than the size fstat announced (within the bound): a file that grows meanwhile (the review log
+    // while another process appends) is read as it was, and an endless writer cannot make this read unbounded.
+    const buf = Buffer.allocUnsafe(size);
+    let off = 0;
+    while (off < size) {
+      let n: number;
+      try {
+        n = readSync(fd, buf, off, size - off, off);
+      } catch (e) {
+        throw new SafeReadError("io", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
+      }
+      if (n === 0) break;
+      off += n;
+    }
+    return new Uint8Array(buf.buffer, buf.byteOffset, off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** {@link readRegularFile}, or undefined when nothing exists at `path`. */
+export function readRegularFileIfExists(path: string, opts: SafeReadOptions): Uint8Array | undefined {
+  try {
+    return readRegularFile(path, opts);
+  } catch (e) {
+    if (e instanceof SafeReadError && e.code === "missing") return undefined;
+    throw e;
+  }
+}
+
+/** The first `n` bytes (fewer when the file is shorter) of a regular file. Throws {@link SafeReadError}. */
+export function readRegularFilePrefix(path: string, n: number, label = path): Uint8Array {
+  const { fd, size } = openRegularFile(path, label);
+  try {
+    const buf = new Uint8Array(Math.min(n, size));
+    let off = 0;
+    while (off < buf.length) {
+      const got = readSync(fd, buf, off, buf.length - off, off);
+      if (got === 0) break;
+      off += got;
+    }
+    return buf.subarray(0, off);
+  } catch (e) {
+    if (e instanceof SafeReadError) throw e;
+    throw new SafeReadError("io", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
