@@ -37,9 +37,10 @@ describe("docs/mcp-clients.md", () => {
     const entries = jsonBlocks();
     expect(entries.length).toBeGreaterThanOrEqual(3);
     for (const e of entries) {
-      expect(["npx", "node"]).toContain(e.command);
+      // The installed bin (package tarball) or a checkout's bundle; never `npx` of a name we have not published.
+      expect(["evidence-bridge", "node"]).toContain(e.command);
       if (e.type !== undefined) expect(e.type).toBe("stdio");
-      if (e.command === "npx") expect(e.args).toEqual(["-y", PKG.name]);
+      if (e.command === PKG.name) expect(e.args ?? []).toEqual([]);
       else expect(e.args[0]).toMatch(/^\/path\/to\/evidence-bridge\/dist\/(bundle|bridge\/cli)\/bin\.js$/);
       for (const k of Object.keys(e.env ?? {})) expect(CONFIG_ENV).toContain(k);
     }
