@@ -5,7 +5,7 @@
  * The bytes are searched twice: as text (every byte exactly as written), and, for JSON output, as the decoded
  * value (so an escaped form such as `\u0040` is searched as the character it stands for).
  */
-import type { OutwardGuard } from "../guard/outward-guard.js";
+import { summarizeHits, type OutwardGuard } from "../guard/outward-guard.js";
 
 export interface GuardExportOptions {
   /** Also search the decoded JSON value of the bytes. */
@@ -22,14 +22,17 @@ export function guardExport(bytes: Uint8Array, guard: OutwardGuard, opts: GuardE
   } catch {
     return `outward guard: ${opts.what} is not UTF-8 text, so it cannot be checked`;
   }
-  const subject: unknown[] = [text];
+  const verdicts = [guard.check(text, opts.what)];
   if (opts.json === true) {
+    let value: unknown;
     try {
-      subject.push(JSON.parse(text));
+      value = JSON.parse(text);
     } catch {
       return `outward guard: ${opts.what} is not JSON, so it cannot be checked as JSON`;
     }
+    verdicts.push(guard.check(value, opts.what));
   }
-  const verdict = guard.check(subject, opts.what);
-  return verdict.ok ? undefined : `outward guard: ${verdict.reason}`;
+  // The text and the decoded value name the same places; each place is reported once.
+  const hits = verdicts.flatMap((v) => (v.ok ? [] : v.hits));
+  return hits.length === 0 ? undefined : `leak guard: ${summarizeHits(hits)}`;
 }

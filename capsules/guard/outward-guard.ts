@@ -267,7 +267,7 @@ export class OutwardGuard {
     };
     walk(value, root, 0);
     if (hits.length === 0) return { ok: true };
-    return { ok: false, hits, reason: `leak guard: ${summarize(hits)}` };
+    return { ok: false, hits, reason: `leak guard: ${summarizeHits(hits)}` };
   }
 
   /**
@@ -282,7 +282,7 @@ export class OutwardGuard {
     if (joined.length > 1) verdicts.push(this.check(joined.join(""), "the joined argument text"));
     const hits = verdicts.flatMap((v) => (v.ok ? [] : v.hits));
     if (hits.length === 0) return { ok: true };
-    return { ok: false, hits, reason: `leak guard: ${summarize(hits)}` };
+    return { ok: false, hits, reason: `leak guard: ${summarizeHits(hits)}` };
   }
 }
 
@@ -364,7 +364,7 @@ export function leafTexts(v: unknown, out: string[] = [], depth = 0): string[] {
   return out;
 }
 
-function summarize(hits: { kind: PrivateKind; path: string }[]): string {
+export function summarizeHits(hits: { kind: PrivateKind; path: string }[]): string {
   const unique = [...new Set(hits.map((h) => (h.path.startsWith("unsearchable") ? h.path : `${h.kind} in ${h.path}`)))];
   const shown = unique.slice(0, 8).join("; ");
   return unique.length > 8 ? `${shown}; and ${unique.length - 8} more` : shown;

@@ -16,7 +16,8 @@
  *
  * A compact form shorter than {@link SHORT_MAX} + 1 characters is not distinctive: it is matched only as a whole
  * token (forms.ts `wholeTokens`), never inside other text. Monetary values (a rate, a spread) are always matched
- * as whole tokens only: a few digits would otherwise be found inside any long number or digest.
+ * as whole tokens only: a few digits would otherwise be found inside any long number or digest. So are detector
+ * signal names: public identifiers whose words occur in ordinary prose.
  */
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { compactForm, HEX_WINDOW, refang, reversed, significantLength } from "./forms.js";
@@ -75,8 +76,11 @@ export function valueForms(v: PrivateValue): ValueForms {
     if (alsoReversed) text.add(compactForm(reversed(raw)));
   };
   const value = v.value;
-  if (v.kind === "monetary_value") {
-    // An amount or a rate is a few digits: found only as a whole token, never inside other digits or hex.
+  if (v.kind === "monetary_value" || v.kind === "signal_name") {
+    // An amount or a rate is a few digits: found only as a whole token, never inside other digits or hex. A detector
+    // signal name is one of a published vocabulary of identifiers made of words (`account_rental_offer`): what is
+    // private is that this capsule has it, so it is found as the identifier, not inside prose that uses the words
+    // ("bank-account rental offers" in a pack source title).
     const c = compactForm(value);
     if (c !== "") tokens.add(c);
     return { text: [], tokens: [...tokens], hex: [] };

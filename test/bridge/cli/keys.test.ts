@@ -100,6 +100,7 @@ describe("keys show", () => {
       signing_key: { path: keyLayout(h).signingKey, fingerprint: keys.signing.fingerprint },
       kdf: null,
       passphrase_checked: false,
+      reviewers: [],
     });
   });
 

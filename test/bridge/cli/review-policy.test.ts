@@ -49,7 +49,10 @@ describeShared("review policy and four-eyes in the CLI", () => {
     const early = await eb("review", "export", "--out", join(out, "early.jsonl"));
     expect(early.code).toBe(0);
     expect(early.stdout).toMatch(/^exported 0 approved candidates \(0 approval lines, 2 approvals required\) to .*\n {2}pending: [0-9a-f]{64} candidate [0-9a-f]{12}: 1 of 2 approvals\n$/);
-    expect(readFileSync(join(out, "early.jsonl"))).toHaveLength(0);
+    // Nothing approved enough: the file holds only the signed checkpoint line that ends every export.
+    const earlyLines = readFileSync(join(out, "early.jsonl"), "utf8").trim().split("\n");
+    expect(earlyLines).toHaveLength(1);
+    expect(Object.keys(JSON.parse(earlyLines[0]) as object)).not.toContain("decision");
     const self = await eb("review", "approve", id("01"), "--reviewer", "alice", "--note", "again");
     expect(self.code).toBe(2);
     expect(self.stderr).toMatch(/already APPROVED_FOR_RELEASE by alice .*a decision on the same bytes is final\n$/);
@@ -57,9 +60,13 @@ describeShared("review policy and four-eyes in the CLI", () => {
     expect(second.stdout).toMatch(/\n {2}2 of 2 approvals\n$/);
     const done = await eb("review", "export", "--out", join(out, "done.jsonl"));
     expect(done.stdout).toMatch(/^exported 1 approved candidate \(2 approval lines, 2 approvals required\) to /);
-    expect(readFileSync(join(out, "done.jsonl"), "utf8").trim().split("\n")).toHaveLength(2);
-    const verified = await cli(["review", "verify-export", join(out, "done.jsonl")]);
-    expect(verified.code).toBe(0);
+    expect(readFileSync(join(out, "done.jsonl"), "utf8").trim().split("\n")).toHaveLength(3);
+    const unpinned = await cli(["review", "verify-export", join(out, "done.jsonl")]);
+    expect(unpinned.code).toBe(1);
+    const keys = JSON.parse((await eb("keys", "show", "--json")).stdout) as { signing_key: { fingerprint: string }; reviewers: { fingerprint: string }[] };
+    const trust = [keys.signing_key.fingerprint, ...keys.reviewers.map((r) => r.fingerprint)].join(",");
+    const verified = await cli(["review", "verify-export", "--trust", trust, join(out, "done.jsonl")]);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     expect(verified.stdout).toMatch(/: 2 of 2 approved candidates verified\n$/);
   });
 });

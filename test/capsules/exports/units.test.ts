@@ -83,8 +83,9 @@ describe("guardExport", () => {
     expect(plain).toMatch(/ioc_value in leads\.csv/);
     expect(plain).not.toMatch(/0x5290/i);
     const escaped = '{"a":"0\\u0078\\u0035\\u0032908400098527886E0F7030069857D2E4169EE7"}';
-    expect(guardExport(enc(escaped), secrets, { what: "x.json" })).toBeUndefined();
-    expect(guardExport(enc(escaped), secrets, { json: true, what: "x.json" })).toMatch(/ioc_value/);
+    // The guard reads JSON escapes among its decoding layers, so the escaped form is found in the text as well.
+    expect(guardExport(enc(escaped), secrets, { what: "x.json" })).toBe("leak guard: ioc_value in x.json");
+    expect(guardExport(enc(escaped), secrets, { json: true, what: "x.json" })).toBe("leak guard: ioc_value in x.json; ioc_value in x.json.a");
     expect(guardExport(new Uint8Array([0xff, 0xfe]), secrets, { what: "x" })).toMatch(/not UTF-8/);
   });
 });

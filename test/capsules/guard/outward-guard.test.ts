@@ -167,3 +167,18 @@ describe("leak guard properties", () => {
     );
   });
 });
+
+describe("detector signal names", () => {
+  const guard = new OutwardGuard([{ kind: "signal_name", value: "account_rental_offer" }]);
+  it("are found as the identifier, in any case or separator style", () => {
+    for (const s of ["account_rental_offer", "see ACCOUNT-RENTAL-OFFER", "signal: Account.Rental.Offer"]) {
+      const v = guard.check(s, "note");
+      expect(v.ok, s).toBe(false);
+      if (!v.ok) expect(v.reason).toBe("leak guard: signal_name in note");
+    }
+  });
+  it("are not found inside prose that uses the same words (a pack source title)", () => {
+    expect(guard.check("Synthetic guide to bank-account rental offers (demonstration only)", "title")).toEqual({ ok: true });
+    expect(guard.check("an account rental offer was seen", "title")).toEqual({ ok: true });
+  });
+});

@@ -129,8 +129,10 @@ describeShared("four-eyes policy and export over a real store", () => {
       [exampleCapsule("01").id, "alice"],
       [exampleCapsule("01").id, "bob"],
     ]);
-    const report = verifyExportBytes(Buffer.concat(out.lines), { trust: new Set([alice.key.fingerprint, bob.key.fingerprint]) });
-    expect(report.ok).toBe(true);
+    // As written by 'review export': the approval lines, then the signed checkpoint signed by the installation key.
+    const written = Buffer.concat([...out.lines, out.checkpoint!]);
+    const report = verifyExportBytes(written, { trust: new Set([alice.key.fingerprint, bob.key.fingerprint, store.keys.signing.fingerprint]) });
+    expect(report.ok, JSON.stringify(report)).toBe(true);
     expect(report.lines).toHaveLength(2);
     // The same approval twice is still a duplicate.
     expect(verifyExportBytes(Buffer.concat([out.lines[0], out.lines[0]])).lines[1].problem).toBe("the same approved candidate as line 1");
