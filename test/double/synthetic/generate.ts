@@ -240,9 +240,12 @@ const str = (description?: string, extra: Array<[string, PyValue]> = []) =>
 const integer = (min: number, max: number, dflt?: number) =>
   obj([["type", "integer"], ["minimum", int(min)], ["maximum", int(max)], ...(dflt === undefined ? [] : ([["default", int(dflt)]] as Array<[string, PyValue]>))]);
 
-/** Input schemas as hosted-tool-server.md §3.6–§3.11 gives them (interface facts); descriptions are ours. */
+/**
+ * Input schemas exactly as hosted-tool-server.md §3.6–§3.11 gives them (interface facts, property descriptions
+ * included, so the bridge reports no drift); tool descriptions are ours.
+ */
 function toolEntries(): PyObject[] {
-  const dim = (d: string) => str(`synthetic: exact ${d}`, [["minLength", int(1)], ["maxLength", int(256)]]);
+  const dim = (d: string) => str(`exact ${d} filter`, [["minLength", int(1)], ["maxLength", int(256)]]);
   const tools: Array<[string, string, string, PyObject]> = [
     ["list_signals", "List published signals", "Synthetic double: names every signal with its reading URL.", NO_ARGUMENTS()],
     [
@@ -251,7 +254,22 @@ function toolEntries(): PyObject[] {
       "Synthetic double: one signal's latest reading, row-capped, untrusted text labelled.",
       obj([
         ["type", "object"],
-        ["properties", obj([["name", str("a signal name from list_signals")], ["max_rows", obj([...integer(1, 500, 25), ["description", "row cap"]])]])],
+        [
+          "properties",
+          obj([
+            ["name", str("signal name from list_signals, e.g. 'ooni-gfw', 'eval-registry', 'eval-assurance', 'eval-journal', 'eval-findings', 'gfi-transcripts' or 'refusal-drift'")],
+            [
+              "max_rows",
+              obj([
+                ...integer(1, 500, 25),
+                [
+                  "description",
+                  "cap on long row arrays (dataset, ranked, samples). Default 25 keeps a call small enough not to stall a tool loop; the generative-firewall-index dataset is 132 rows. Any cap applied is reported in the response with the true total, never silently.",
+                ],
+              ]),
+            ],
+          ]),
+        ],
         ["required", ["name"]],
         ["additionalProperties", false],
       ]),
@@ -267,8 +285,8 @@ function toolEntries(): PyObject[] {
           obj([
             ["view", obj([["type", "string"], ["enum", ["newsroom", "wire", "economy", "machine-analysis", "investigations", "editorial-readiness", "interconnection"]], ["default", "newsroom"]])],
             ["limit", integer(1, 50, 10)],
-            ["status", str("status filter")],
-            ["priority", str("priority filter")],
+            ["status", str("optional exact status filter for story/case views")],
+            ["priority", str("optional exact priority filter for the newsroom view")],
           ]),
         ],
         ["additionalProperties", false],
@@ -284,14 +302,14 @@ function toolEntries(): PyObject[] {
           "properties",
           obj([
             ...["series_id", "source_id", "geography", "sector", "firm_size", "ownership"].map((d): [string, PyValue] => [d, dim(d)]),
-            ["as_of", str("cutoff", [["format", "date-time"]])],
-            ["period_start", str("lower period bound", [["format", "date"]])],
-            ["period_end", str("upper period bound", [["format", "date"]])],
-            ["released_from", str("lower release bound", [["format", "date-time"]])],
-            ["released_to", str("upper release bound", [["format", "date-time"]])],
-            ["revision_view", obj([["type", "string"], ["enum", ["all", "latest-as-of"]], ["default", "latest-as-of"], ["description", "vintages"]])],
+            ["as_of", str("point-in-time cutoff applied to BOTH released_at and collected_at; omitted means the full published ledger", [["format", "date-time"]])],
+            ["period_start", str("inclusive lower bound on observation period_start", [["format", "date"]])],
+            ["period_end", str("inclusive upper bound on observation period_end", [["format", "date"]])],
+            ["released_from", str("inclusive lower bound on released_at", [["format", "date-time"]])],
+            ["released_to", str("inclusive upper bound on released_at", [["format", "date-time"]])],
+            ["revision_view", obj([["type", "string"], ["enum", ["all", "latest-as-of"]], ["default", "latest-as-of"], ["description", "all visible vintages, or the newest knowable revision per source/series/slice/period"]])],
             ["limit", integer(1, 100, 25)],
-            ["cursor", str("next_cursor of the previous page", [["minLength", int(1)], ["maxLength", int(1024)]])],
+            ["cursor", str("opaque next_cursor from the preceding page", [["minLength", int(1)], ["maxLength", int(1024)]])],
           ]),
         ],
         ["additionalProperties", false],
