@@ -1,6 +1,7 @@
 /**
  * Test double of the hosted tool server (hosted-tool-server.md §1 and §8), answering from the recorded responses
- * and the published files under `../shared/data` (read in place at run time).
+ * and the published files under `../shared/data` (read in place at run time), or, without `../shared`, from our
+ * synthetic set of the same shape (test/double/synthetic/data).
  *
  * Two loopback listeners: the MCP endpoint (`url`; any path, as the reference does not check it) and the site
  * (`baseUrl`) that serves the published files with plain GETs. Every request to either is recorded with its
@@ -27,7 +28,9 @@ import {
 } from "./faults.js";
 import { CONNECTION_REFUSED, Origin } from "./origin.js";
 import { isPyObject, pyDumps, pyParseBytes, type PyObject, type PyValue } from "./py-json.js";
-import { defaultDataRoot, RecordedData } from "./recorded.js";
+import { doubleDataRoot, RecordedData } from "./recorded.js";
+
+export { SYNTHETIC_DATA_ROOT } from "./recorded.js";
 import { errorBody, RpcHandler, SUPPORTED_VERSIONS } from "./rpc.js";
 import type { Toolset } from "./tool-list.js";
 
@@ -49,7 +52,11 @@ export interface RecordedRequest {
 
 export interface HostedDoubleOptions {
   fault?: FaultMode | FaultSetting;
-  /** Directory holding `hosted-responses/` and `published/` (default `../shared/data` beside the repository). */
+  /**
+   * Directory holding `hosted-responses/` and `published/`. Default: `../shared/data` beside the repository when
+   * it exists, else our synthetic set `SYNTHETIC_DATA_ROOT` (test/double/synthetic/data); pass that explicitly to
+   * run on synthetic data whatever is present.
+   */
   dataRoot?: string;
   /** `{base_url}` written into payloads and pinned for the economic ledger (default: the recorded production origin). */
   site?: string;
@@ -144,7 +151,7 @@ class HostedDoubleServer implements HostedDouble {
 
   constructor(opts: HostedDoubleOptions) {
     this.mode = { ...this.mode, ...opts.transport };
-    this.data = new RecordedData(opts.dataRoot ?? defaultDataRoot);
+    this.data = new RecordedData(opts.dataRoot ?? doubleDataRoot());
     const recordedOrigin = this.data.recordedOrigin();
     const site = (opts.site ?? recordedOrigin).replace(/\/+$/, "");
     this.firstParty = opts.firstPartyOrigin ?? new URL(site).origin;

@@ -1,6 +1,8 @@
 /**
  * The recorded material the test double answers from, read in place from `../shared/data` (never copied):
  * `hosted-responses/` (bodies, `index.tsv`, `requests.jsonl`) and `published/` (the files the server reads).
+ * The same shape is also written by us: `test/double/synthetic/data/` (see synthetic/generate.ts), used when
+ * `../shared/data` is absent or when a test asks for it.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -10,6 +12,13 @@ import { fileURLToPath } from "node:url";
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** Default data directory: `../shared/data` beside the repository. */
 export const defaultDataRoot = resolve(repoRoot, "../shared/data");
+/** Our own synthetic data set in the same shape (committed; written by test/double/synthetic/generate.ts). */
+export const SYNTHETIC_DATA_ROOT = resolve(repoRoot, "test/double/synthetic/data");
+
+/** The data the double uses when a test names none: the recordings when present, else the synthetic set. */
+export function doubleDataRoot(): string {
+  return existsSync(resolve(defaultDataRoot, "hosted-responses")) ? defaultDataRoot : SYNTHETIC_DATA_ROOT;
+}
 
 /** One row of `index.tsv` joined with its `requests.jsonl` line. */
 export interface RecordedExchange {
