@@ -423,8 +423,13 @@ class HostedDoubleServer implements HostedDouble {
       if (res.destroyed) return;
       if (!res.write(p)) {
         await new Promise<void>((r) => {
-          res.once("drain", r);
-          res.once("close", r);
+          const done = (): void => {
+            res.off("drain", done);
+            res.off("close", done);
+            r();
+          };
+          res.once("drain", done);
+          res.once("close", done);
         });
       }
       if (pauseMs > 0) await wait(pauseMs);
@@ -530,8 +535,13 @@ class HostedDoubleServer implements HostedDouble {
     for (let at = 0; at < body.length && !res.destroyed; at += 65_536) {
       if (!res.write(body.subarray(at, at + 65_536))) {
         await new Promise<void>((r) => {
-          res.once("drain", r);
-          res.once("close", r);
+          const done = (): void => {
+            res.off("drain", done);
+            res.off("close", done);
+            r();
+          };
+          res.once("drain", done);
+          res.once("close", done);
         });
       }
     }
