@@ -187,13 +187,43 @@ export function oneLine(message: string): string {
   return message.replace(/[\r\n]+/g, " ").trim();
 }
 
+/**
+ * True for the error of a write to a pipe whose reader has gone (`evidence-bridge review list | head`): EPIPE, or
+ * a later write to the stdout that EPIPE destroyed.
+ */
+export function isClosedPipe(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return code === "EPIPE" || code === "ERR_STREAM_DESTROYED";
+}
+
+/**
+ * When the reader of stdout goes away early (`… | head`), every command ends quietly with status 0, as the rest
+ * of a pipeline expects: nothing more can be shown, and no stack trace. Any other stdout error is one stderr line
+ * and exit 2. Called once, for every command (and `serve`, whose stdout is the MCP transport).
+ */
+export function endQuietlyOnClosedStdout(stdout: NodeJS.WritableStream, exit: (code: number) => void, stderr: NodeJS.WritableStream): void {
+  stdout.on("error", (e: Error) => {
+    if (isClosedPipe(e)) {
+      exit(0);
+      return;
+    }
+    stderr.write(`evidence-bridge: stdout: ${oneLine(e.message)}\n`);
+    exit(2);
+  });
+}
+
 /** Runs the CLI for this process: one stderr line and exit 2 (or the error's code) on failure. */
 export async function runProcess(): Promise<void> {
   const io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+  endQuietlyOnClosedStdout(process.stdout, (c) => process.exit(c), process.stderr);
   let code: number;
   try {
     code = await main(process.argv.slice(2), io);
   } catch (e) {
+    if (isClosedPipe(e) && process.stdout.destroyed) {
+      // A command awaited its write and got the closed pipe: the same quiet end as above.
+      process.exit(0);
+    }
     const message = e instanceof Error ? e.message : String(e);
     process.stderr.write(`evidence-bridge: ${oneLine(message)}\n`);
     code = e instanceof CliError ? e.exitCode : 2;

@@ -8,13 +8,12 @@ import { CapsuleLoadError, loadCapsuleBytes } from "../../capsules/capsule/load.
 import { CAPSULE_MAX_BYTES } from "../../capsules/capsule/limits.js";
 import { verifyCapsule } from "../../capsules/capsule/verify.js";
 import { feedOrderKey } from "../../capsules/feed/order.js";
-import { loadReviewLog } from "../../capsules/review/log.js";
 import { reviewQueue } from "../../capsules/review/queue.js";
-import { capsuleReviewStatus } from "../../capsules/review/status.js";
+import { reviewedRows, shownFor, statusLens, type ReviewedRow, type ShownStatus } from "../../capsules/review/status.js";
 import { StoreError } from "../../capsules/store/errors.js";
 import { OutwardGuard } from "../../capsules/guard/outward-guard.js";
 import { capsulePrivateValues } from "../../capsules/guard/private-values.js";
-import type { CapsuleRow, ReviewStatus } from "../../capsules/store/rows.js";
+import type { ReviewStatus } from "../../capsules/store/rows.js";
 import { packOrUnavailable, type CallInfo, type PrivateContext } from "./private-context.js";
 import { DocumentError, documentBytes, errorResult, structuredResult } from "./tool-results.js";
 
@@ -102,10 +101,12 @@ export interface ListArgs {
 export async function listCapsules(args: ListArgs, _call: CallInfo, ctx: PrivateContext): Promise<CallToolResult> {
   const after = args.cursor === undefined ? undefined : decodeCursor(args.cursor);
   if (args.cursor !== undefined && after === undefined) return badCursor();
-  let rows: CapsuleRow[];
+  let rows: ReviewedRow[];
+  let shown = new Map<string, ShownStatus>();
   try {
     const store = await ctx.state.existingStore();
-    rows = store ? store.rows({ reviewStatus: capsuleReviewStatus(store.home) }) : [];
+    if (store) ({ rows, shown } = reviewedRows(store));
+    else rows = [];
   } catch (e) {
     return errorResult("store_error", (e as Error).message);
   }
@@ -122,8 +123,19 @@ export async function listCapsules(args: ListArgs, _call: CallInfo, ctx: Private
   return structuredResult(
     { rows: page, total: rows.length, next_cursor: more ? encodeCursor(page[page.length - 1].id) : null },
     false,
-    `${page.length} of ${rows.length} stored capsule(s)${more ? "; more with next_cursor" : ""}.`,
+    `${page.length} of ${rows.length} stored capsule(s)${more ? "; more with next_cursor" : ""}.${shortOfApprovals(page.map((r) => shown.get(r.id)))}`,
   );
+}
+
+/**
+ * The text clients read: approvals short of the store's four-eyes policy are named with their count, so nothing
+ * on the page reads as released before `review export` would release it.
+ */
+function shortOfApprovals(page: readonly (ShownStatus | undefined)[]): string {
+  const short = page.filter((s): s is ShownStatus => s !== undefined && s.status === "APPROVED_FOR_RELEASE" && !s.approvals.met);
+  if (short.length === 0) return "";
+  const counts = [...new Set(short.map((s) => s.count))].join(", ");
+  return ` ${short.length} approved item(s) on this page are short of the review policy's approvals (${counts}): not released, and not exported until the other reviewers approve.`;
 }
 
 /** The numbers of a candidate (checked against the whole store: a number whose digits are an IOC's is that IOC). */
@@ -157,10 +169,12 @@ export async function getCandidates(args: CandidatesArgs, _call: CallInfo, ctx: 
   if ("error" in loaded) return loaded.error;
   const { pack } = loaded;
   let queue;
+  let lens;
   try {
     const store = await ctx.state.existingStore();
     if (!store) return structuredResult({ candidates: [], withheld: [], excluded: 0, next_cursor: null }, false, "The store is empty: no outward candidates.");
-    queue = reviewQueue(store, pack, loadReviewLog(store.home).state, {
+    lens = statusLens(store);
+    queue = reviewQueue(store, pack, lens.state, {
       includeTypologyMatches: args.include_typology_matches === true,
       includeClean: false,
     });
@@ -173,8 +187,9 @@ export async function getCandidates(args: CandidatesArgs, _call: CallInfo, ctx: 
   const limit = args.limit ?? DEFAULT_CANDIDATES;
   const page = entries.slice(0, limit);
   const first = after === undefined;
+  const shown = page.map((e) => shownFor(lens, e.status, e.candidate_sha256));
   const result = {
-    candidates: page.map((e) => ({ capsule_id: e.capsule_sha256, digest: e.candidate_sha256, review_status: e.status, candidate: e.candidate })),
+    candidates: page.map((e, i) => ({ capsule_id: e.capsule_sha256, digest: e.candidate_sha256, review_status: e.status, approvals: shown[i].approvals, candidate: e.candidate })),
     withheld: first ? queue.withheld.map((w) => ({ capsule_id: w.capsule_sha256, reason: w.reason })) : [],
     excluded: first ? queue.excludedClean : 0,
     next_cursor: entries.length > limit ? encodeCursor(feedOrderKey(page[page.length - 1].candidate)) : null,
@@ -188,6 +203,6 @@ export async function getCandidates(args: CandidatesArgs, _call: CallInfo, ctx: 
     "result",
   );
   if (!verdict.ok) return errorResult("withheld", `the candidates page was withheld: ${verdict.reason}`);
-  const text = `${result.candidates.length} outward candidate(s) for human review, ${result.withheld.length} withheld, ${result.excluded} excluded (CLEAN). Approval and export happen at the command line.`;
+  const text = `${result.candidates.length} outward candidate(s) for human review, ${result.withheld.length} withheld, ${result.excluded} excluded (CLEAN).${shortOfApprovals(shown)} Approval and export happen at the command line.`;
   return structuredResult(result, false, text);
 }

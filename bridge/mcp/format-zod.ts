@@ -117,6 +117,15 @@ export const verificationReportSchema = z
   })
   .describe("Evidence Capsule v1 verification report (capsule-v1 §10)");
 
+/** The approvals of the decided bytes under the store's four-eyes policy (capsules/review/status.ts). */
+export const approvalsSchema = z
+  .strictObject({
+    counted: count.describe("distinct registered reviewer keys that approved these bytes"),
+    required: z.number().int().min(1).describe("approvals the store's review policy requires"),
+    met: z.boolean().describe("true only when review export would release these bytes (enough approvals, no rejection)"),
+  })
+  .describe("approvals under the store's review policy: APPROVED_FOR_RELEASE with met false is short of its approvals (\"1 of 2 approvals\") and not released");
+
 export const capsuleRowSchema = z
   .strictObject({
     id: hex64,
@@ -126,6 +135,7 @@ export const capsuleRowSchema = z
     families: z.array(z.string()),
     ioc_counts: z.strictObject(Object.fromEntries(IOC_KINDS.map((k) => [k, count])) as Record<(typeof IOC_KINDS)[number], typeof count>).nullable(),
     review_status: z.enum(REVIEW_STATES),
+    approvals: approvalsSchema,
   })
   .describe("Minimized row of a stored capsule: no IOC values, hashes, pseudonyms or text (product.md §6)");
 

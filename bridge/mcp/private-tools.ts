@@ -61,7 +61,7 @@ export const PRIVATE_TOOLS: readonly PrivateToolDef[] = [
     name: "list_capsules",
     title: "List stored capsules",
     description:
-      "Lists the private store's capsules, newest first, as minimized rows: id, created_at, tiers, families, IOC counts per kind and review status. No IOC values, hashes, pseudonyms or text.",
+      "Lists the private store's capsules, newest first, as minimized rows: id, created_at, tiers, families, IOC counts per kind and review status with its approvals under the store's four-eyes policy (APPROVED_FOR_RELEASE with approvals.met false is short of its approvals, e.g. 1 of 2, and not released). No IOC values, hashes, pseudonyms or text.",
     input: S.listCapsulesInput,
     output: S.listCapsulesOutput,
     annotations: { title: "List stored capsules", ...local(true) },
@@ -71,7 +71,7 @@ export const PRIVATE_TOOLS: readonly PrivateToolDef[] = [
     name: "get_candidates",
     title: "Outward candidates",
     description:
-      "Returns the outward candidates of the stored capsules in feed order with their review status and digest, hardened and leak-guarded; withheld capsules are listed with the reason. Review decisions and exports are made by a human at the command line, never here.",
+      "Returns the outward candidates of the stored capsules in feed order with their review status, approvals under the store's four-eyes policy (approvals.met false: not released) and digest, hardened and leak-guarded; withheld capsules are listed with the reason. Review decisions and exports are made by a human at the command line, never here.",
     input: S.getCandidatesInput,
     output: S.getCandidatesOutput,
     annotations: { title: "Outward candidates", ...local(true) },

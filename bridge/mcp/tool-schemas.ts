@@ -10,6 +10,7 @@ import { IOC_KINDS } from "../../capsules/assessment/types.js";
 import { KNOWN_DETECTOR_SIGNALS, THREAT_RULE_IDS } from "../../published/pack/vocabulary.js";
 import { compileShape } from "../../src/json/shape-zod.js";
 import {
+  approvalsSchema,
   candidateSchema,
   capsuleRowSchema,
   hex64,
@@ -144,7 +145,7 @@ export const listCapsulesOutput = z.strictObject({
 });
 
 export const getCandidatesOutput = z.strictObject({
-  candidates: z.array(z.strictObject({ capsule_id: hex64, digest: hex64, review_status: z.enum(REVIEW_STATES), candidate: candidateSchema })),
+  candidates: z.array(z.strictObject({ capsule_id: hex64, digest: hex64, review_status: z.enum(REVIEW_STATES), approvals: approvalsSchema, candidate: candidateSchema })),
   withheld: z.array(z.strictObject({ capsule_id: hex64, reason: z.string() })),
   excluded: z.number().int().min(0).describe("capsules without a candidate by policy on this page (CLEAN tier)"),
   next_cursor: z.string().nullable(),

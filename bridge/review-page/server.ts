@@ -14,8 +14,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import {
-  approvalsFor,
-  approvalsText,
   countedKeys,
   loadReviewLog,
   openReviewTarget,
@@ -24,6 +22,8 @@ import {
   recordDecision,
   ReviewError,
   reviewQueue,
+  shownFor,
+  statusLens,
   VERB_DECISIONS,
   type Reviewer,
 } from "../../capsules/review/index.js";
@@ -243,9 +243,8 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
   function describeDone(seq: number): { ok: boolean; text: string } | undefined {
     const r = loadReviewLog(opts.home).records[seq - 1]?.record;
     if (r === undefined) return undefined;
-    const count = approvalsFor(loadReviewLog(opts.home).state.recordsForDigest(r.candidate_sha256), readReviewPolicy(opts.store), countedKeys(opts.home));
-    const four = r.decision === "APPROVED_FOR_RELEASE" ? ` (${approvalsText(count)})` : "";
-    return { ok: true, text: `Recorded ${r.decision}${four} as record #${r.seq} by ${r.reviewer.name} at ${r.decided_at}, signed with ${r.reviewer.fingerprint.slice(0, 20)}…` };
+    const shown = shownFor(statusLens(opts.store), r.decision, r.candidate_sha256);
+    return { ok: true, text: `Recorded ${shown.text} as record #${r.seq} by ${r.reviewer.name} at ${r.decided_at}, signed with ${r.reviewer.fingerprint.slice(0, 20)}…` };
   }
 
   await new Promise<void>((resolve, reject) => {

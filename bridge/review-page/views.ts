@@ -4,28 +4,23 @@
  * candidate (why it exists, its decisions, the decision form bound to its digest). Never IOC values, message
  * content or anything else private: those are not in a candidate, and notes were leak-guarded when recorded.
  */
-import { approvalsFor, approvalsText, type LoggedRecord, type QueueEntry, type QueueOutcome, type ReviewPolicy, type ReviewState } from "../../capsules/review/index.js";
+import { shownFor, type LoggedRecord, type QueueEntry, type QueueOutcome, type StatusLens } from "../../capsules/review/index.js";
 import { age, families, iocText, overall } from "../cli/commands/review.js";
 import { esc } from "./html.js";
 
 const SHORT = 12;
 
-export interface ViewContext {
+/** The log's state, the policy and the counted keys (status.ts), plus what links need. */
+export interface ViewContext extends StatusLens {
   /** `/<token>`: every link starts with it. */
   base: string;
-  policy: ReviewPolicy;
-  state: ReviewState;
   now: number;
-  /** Which keys count as approvers (countedKeys of the data directory). */
-  isKnown: (fingerprint: string) => boolean;
 }
 
 function statusBadge(e: QueueEntry, v: ViewContext): string {
+  const shown = shownFor(v, e.status, e.candidate_sha256);
   let html = `<span class="status s-${esc(e.status)}">${esc(e.status)}</span>`;
-  if (e.status === "APPROVED_FOR_RELEASE") {
-    const c = approvalsFor(v.state.recordsForDigest(e.candidate_sha256), v.policy, v.isKnown);
-    html += ` <span class="approvals">${esc(approvalsText(c))}</span>`;
-  }
+  if (shown.text !== shown.status) html += ` <span class="approvals">${esc(shown.count)}</span>`;
   if (e.superseded) html += ` <span class="approvals">earlier decision on other bytes</span>`;
   return html;
 }
@@ -87,7 +82,7 @@ export function candidateView(d: CandidateViewData, v: ViewContext): string {
   const e = d.entry;
   const id = e.capsule_sha256;
   const notice = d.notice === undefined ? "" : `<p class="notice${d.notice.ok ? "" : " error"}" role="status">${esc(d.notice.text)}</p>`;
-  const count = approvalsFor(v.state.recordsForDigest(e.candidate_sha256), v.policy, v.isKnown);
+  const shown = shownFor(v, e.status, e.candidate_sha256);
   const history =
     d.history.length === 0
       ? "<p>No decisions yet.</p>"
@@ -120,7 +115,7 @@ ${notice}
 <dt>capsule</dt><dd class="mono">${esc(id)}</dd>
 <dt>candidate</dt><dd class="mono">sha256:${esc(e.candidate_sha256)} (${e.candidate.feed_policy.typology_match_visible ? "with typology matches" : "default view"})</dd>
 <dt>status</dt><dd>${statusBadge(e, v)}</dd>
-<dt>approvals</dt><dd>${esc(approvalsText(count))}${count.rejected ? " · rejected" : count.met ? " · releasable" : ""}</dd>
+<dt>approvals</dt><dd>${esc(shown.count)}${shown.rejected ? " · rejected" : shown.approvals.met ? " · releasable" : ""}</dd>
 </dl>
 </div>
 <h2>Why it is a candidate</h2>

@@ -1,14 +1,13 @@
 /**
  * Four-eyes counting: how many distinct reviewer keys approved one candidate digest, against the policy's
- * required number (policy.ts). This is the ONE place that counts approvals; `review export`, `review list`, the
- * review page and the append-time finality check all call {@link approvalsFor}.
+ * required number (policy.ts). This is the ONE place that counts approvals; `review export`, the append-time
+ * finality check and every display of a status (status.ts `shownStatus`) call {@link approvalsFor}.
  *
  * - Only `APPROVED_FOR_RELEASE` records on the given digest count, once per key fingerprint (the same key approving
  *   twice is refused by the log anyway; counting by fingerprint makes a duplicate harmless).
  * - A `REJECTED` record on the digest vetoes: the candidate is not releasable, whatever came before.
- * - `isKnown` says whether a key counts. Callers pass {@link countedKeys}(home), the one place where a registry of
- *   known reviewer keys plugs in; today it counts every key the verified log accepts (each record's signature was
- *   checked against the key it names).
+ * - `isKnown` says whether a key counts. Callers pass {@link countedKeys}(home): the keys of the store's signed
+ *   reviewer registry (an approval by any other key is never counted).
  */
 import { isKnownReviewer } from "./reviewer-registry.js";
 import type { LoggedRecord } from "./state.js";

@@ -58,7 +58,7 @@ export {
   type ReviewerKeyFile,
 } from "./reviewer-key.js";
 export { finalText, ReviewState, type LoggedRecord } from "./state.js";
-export { capsuleReviewStatus } from "./status.js";
+export { reviewedRows, shownFor, shownStatus, statusLens, type ApprovalsSummary, type ReviewedRow, type ShownStatus, type StatusLens } from "./status.js";
 export { NOTE_MAX_CHARS, noteProblem, REVIEWER_NAME, reviewerNameProblem } from "./text-rules.js";
 export { parseTrustList, verifyExportBytes, type ExportKey, type ExportLineReport, type ExportReport } from "./verify-export.js";
 export {

@@ -12,7 +12,7 @@ import { verifyCapsule } from "../../../capsules/capsule/verify.js";
 import { importCandidates, readImportCandidate, type ImportCandidate } from "../../../capsules/store/import-capsules.js";
 import { StoreError } from "../../../capsules/store/errors.js";
 import type { CapsuleRow } from "../../../capsules/store/rows.js";
-import { capsuleReviewStatus } from "../../../capsules/review/status.js";
+import { reviewedRows, type ReviewedRow, type ShownStatus } from "../../../capsules/review/status.js";
 import { openOrCreateStore, openStore, type SealedStore } from "../../../capsules/store/store.js";
 import { intFlag, parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
@@ -37,9 +37,9 @@ function iocSummary(row: CapsuleRow): string {
   return parts.length > 0 ? parts.join(",") : "none";
 }
 
-function table(rows: CapsuleRow[]): string {
+function table(rows: CapsuleRow[], shown: ReadonlyMap<string, ShownStatus>): string {
   const header = ["ID", "CREATED", "TIER", "FAMILIES", "IOCS", "REVIEW"];
-  const cells = rows.map((r) => [r.id, r.created_at ?? "-", r.tiers.overall ?? (r.kind === "other" ? "(not an assessment)" : "-"), r.families.join(",") || "-", iocSummary(r), r.review_status]);
+  const cells = rows.map((r) => [r.id, r.created_at ?? "-", r.tiers.overall ?? (r.kind === "other" ? "(not an assessment)" : "-"), r.families.join(",") || "-", iocSummary(r), shown.get(r.id)?.text ?? r.review_status]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c: string[]) => c.map((x, i) => (i === c.length - 1 ? x : x.padEnd(widths[i]))).join("  ");
   return [line(header), ...cells.map(line)].join("\n") + "\n";
@@ -50,18 +50,20 @@ export const list: CliCommand = {
 
 Lists the stored capsules, newest first, as minimized rows: id, created_at, tiers (detector, threat, overall),
 families, IOC counts per kind and review status (the latest decision in the verified review log, else
-HUMAN_REVIEW_REQUIRED). Never prints IOC values, message hashes, pseudonyms or text.
---json prints a JSON array of the rows. Every capsule's receipt is checked against the capsule id and this
+HUMAN_REVIEW_REQUIRED; an approval shows its approvals under the review policy, "1 of 2 approvals", as 'review
+list' does). Never prints IOC values, message hashes, pseudonyms or text.
+--json prints a JSON array of the rows, each with "approvals": {"counted", "required", "met"}. Every capsule's receipt is checked against the capsule id and this
 installation's key: a missing, invalid, moved or swapped receipt is named on stderr and the exit status is 1.`,
   async run(args, ctx) {
     const { flags, positionals } = parseFlags(args, { json: { type: "boolean" }, limit: { type: "string" } });
     if (positionals.length > 0) throw new CliError(`capsule list: unexpected argument ${JSON.stringify(positionals[0])}`);
     const limit = intFlag("limit", flags.limit as string | undefined, Number.MAX_SAFE_INTEGER);
-    let rows: CapsuleRow[];
+    let rows: ReviewedRow[];
+    let shown = new Map<string, ShownStatus>();
     let receiptProblems: string[] = [];
     try {
       const store = await openExisting(ctx);
-      rows = store.rows({ reviewStatus: capsuleReviewStatus(store.home) });
+      ({ rows, shown } = reviewedRows(store));
       receiptProblems = store.receiptProblems();
     } catch (e) {
       if (!(e instanceof StoreError && e.code === "no-store")) throw e;
@@ -69,7 +71,7 @@ installation's key: a missing, invalid, moved or swapped receipt is named on std
     }
     rows = rows.slice(0, limit);
     if (flags.json) ctx.io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-    else ctx.io.stdout.write(rows.length === 0 ? "no capsules in the store\n" : table(rows));
+    else ctx.io.stdout.write(rows.length === 0 ? "no capsules in the store\n" : table(rows, shown));
     for (const p of receiptProblems) ctx.io.stderr.write(`capsule list: ${p}\n`);
     return receiptProblems.length > 0 ? 1 : 0;
   },

@@ -9,7 +9,6 @@ import { TIER_RANK } from "../../../capsules/assessment/vocabulary.js";
 import type { Candidate } from "../../../capsules/candidates/types.js";
 import type { CandidateView } from "../../../capsules/feed/stored-candidate.js";
 import {
-  approvalsFor,
   approvalsProblem,
   approvalsText,
   buildExport,
@@ -19,17 +18,17 @@ import {
   MAX_APPROVALS,
   noteProblem,
   openReviewTarget,
+  shownFor,
+  type StatusLens,
   policyPath,
   readReviewPolicy,
   recordDecision,
   writeReviewPolicy,
-  type ReviewPolicy,
   parseTrustList,
   queueEntry,
   REVIEW_STATUSES,
   ReviewError,
   reviewQueue,
-  type ReviewState,
   selectReviewerKey,
   VERB_DECISIONS,
   verifyExportBytes,
@@ -219,10 +218,9 @@ The view flags select the candidate view for capsules without a decision (decide
       }
       const entries = queue.entries.filter((e) => wanted === undefined || e.status === wanted);
       const now = Date.now();
-      const policy = store === undefined ? DEFAULT_POLICY : readReviewPolicy(store);
-      const isKnown = countedKeys(config.home);
+      const lens: StatusLens = { state: log.state, policy: store === undefined ? DEFAULT_POLICY : readReviewPolicy(store), isKnown: countedKeys(config.home) };
       if (flags.json) {
-        await write(ctx, `${JSON.stringify(entries.map((e) => listJson(e, now, log.state, policy, isKnown)), null, 2)}\n`);
+        await write(ctx, `${JSON.stringify(entries.map((e) => listJson(e, now, lens)), null, 2)}\n`);
         return 0;
       }
       if (entries.length > 0) {
@@ -234,7 +232,7 @@ The view flags select the candidate view for capsules without a decision (decide
           families(e.candidate).join(",") || "-",
           iocText(e.candidate),
           String(e.candidate.hypotheses.length),
-          statusText(e, log.state, policy, isKnown),
+          statusText(e, lens),
         ]);
         await write(ctx, table(["CAPSULE", "CREATED", "AGE", "TIER", "FAMILIES", "IOCS", "HYP", "STATUS"], rows));
       }
@@ -250,16 +248,13 @@ The view flags select the candidate view for capsules without a decision (decide
   },
 };
 
-/** The status column: the status, `(1 of 2 approvals)` while an approval awaits the policy's others, and supersession. */
-export function statusText(e: QueueEntry, state: ReviewState, policy: ReviewPolicy, isKnown: (fingerprint: string) => boolean): string {
-  let text = e.status;
-  if (e.status === "APPROVED_FOR_RELEASE") text += ` (${approvalsText(approvalsFor(state.recordsForDigest(e.candidate_sha256), policy, isKnown))})`;
-  return text + (e.superseded ? " (earlier decision on other bytes)" : "");
+/** The status column: the shown status (`APPROVED_FOR_RELEASE (1 of 2 approvals)`, status.ts) and supersession. */
+export function statusText(e: QueueEntry, lens: StatusLens): string {
+  return shownFor(lens, e.status, e.candidate_sha256).text + (e.superseded ? " (earlier decision on other bytes)" : "");
 }
 
-function listJson(e: QueueEntry, now: number, state: ReviewState, policy: ReviewPolicy, isKnown: (fingerprint: string) => boolean): Record<string, unknown> {
+function listJson(e: QueueEntry, now: number, lens: StatusLens): Record<string, unknown> {
   const c = e.candidate;
-  const count = approvalsFor(state.recordsForDigest(e.candidate_sha256), policy, isKnown);
   return {
     capsule_sha256: e.capsule_sha256,
     candidate_sha256: e.candidate_sha256,
@@ -273,7 +268,7 @@ function listJson(e: QueueEntry, now: number, state: ReviewState, policy: Review
     typology_match_visible: c.feed_policy.typology_match_visible,
     decision: e.decision ? recordJson(e.decision) : null,
     superseded: e.superseded ? recordJson(e.superseded) : null,
-    approvals: { counted: count.approvers.length, required: count.required, met: count.met },
+    approvals: shownFor(lens, e.status, e.candidate_sha256).approvals,
   };
 }
 
@@ -306,7 +301,8 @@ export const show: CliCommand = {
                       [--include-clean]
 
 Shows one candidate (ID: the capsule id, or a unique prefix of at least 6 hexadecimal digits): its review status,
-its digest, the reasons it exists (tiers, families, IOC counts, hypotheses and their recomputed support), the
+its digest (an approval with its approvals under the review policy, "1 of 2 approvals", as 'review list' shows
+it), the reasons it exists (tiers, families, IOC counts, hypotheses and their recomputed support), the
 decisions recorded on this capsule, and the candidate itself. Never shows IOC values or message content.`,
   async run(args, ctx) {
     const { flags, positionals } = parseFlags(args, { json: { type: "boolean" }, ...VIEW_FLAGS });
@@ -327,11 +323,13 @@ decisions recorded on this capsule, and the candidate itself. Never shows IOC va
         if (full.status === "emitted") hidden = full.candidate.hypotheses.length - e.candidate.hypotheses.length;
       }
       const history = log.records.filter((x) => x.record.capsule_sha256 === id);
+      const shown = shownFor({ state: log.state, policy: readReviewPolicy(store!), isKnown: countedKeys(config.home) }, e.status, e.candidate_sha256);
       if (flags.json) {
         const doc = {
           capsule_sha256: id,
           candidate_sha256: e.candidate_sha256,
           status: e.status,
+          approvals: shown.approvals,
           typology_match_visible: e.candidate.feed_policy.typology_match_visible,
           reasons: reasons(e, hidden),
           decisions: history.map(recordJson),
@@ -344,7 +342,7 @@ decisions recorded on this capsule, and the candidate itself. Never shows IOC va
       const lines = [
         `capsule    ${id}`,
         `candidate  sha256:${e.candidate_sha256} (${e.candidate.feed_policy.typology_match_visible ? "with typology matches" : "default view"})`,
-        `status     ${e.status}${e.superseded ? ` (record #${e.superseded.record.seq} decided other bytes of this capsule: the candidate changed since)` : ""}`,
+        `status     ${shown.text}${e.superseded ? ` (record #${e.superseded.record.seq} decided other bytes of this capsule: the candidate changed since)` : ""}`,
         "why it is a candidate:",
         ...reasons(e, hidden).map((x) => `  - ${x}`),
         history.length === 0 ? "decisions: none" : "decisions:",

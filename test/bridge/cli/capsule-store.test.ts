@@ -111,7 +111,8 @@ describe("capsule list", () => {
     expect(lines[1]).toMatch(/LIKELY_SCAM +ACCOUNT,FRAUD +handles=1,wallets=1,emails=2 +HUMAN_REVIEW_REQUIRED$/);
     const rows = JSON.parse((await run(["--home", w.home, "capsule", "list", "--json"])).stdout);
     expect(rows.map((x: { id: string }) => x.id)).toEqual([w.caps[2].id, w.caps[1].id, w.caps[0].id]);
-    expect(Object.keys(rows[0])).toEqual(["id", "created_at", "kind", "tiers", "families", "ioc_counts", "review_status"]);
+    expect(Object.keys(rows[0])).toEqual(["id", "created_at", "kind", "tiers", "families", "ioc_counts", "review_status", "approvals"]);
+    expect(rows[0].approvals).toEqual({ counted: 0, required: 1, met: false });
     expect(JSON.parse((await run(["--home", w.home, "capsule", "list", "--json", "--limit", "1"])).stdout).length).toBe(1);
     expect((await run(["--home", w.home, "capsule", "list", "--limit", "0"])).stderr).toBe(
       'evidence-bridge: --limit: expected an integer >= 1, got "0"\n',

@@ -180,7 +180,10 @@ describeShared("private tools", () => {
       const all = await s.call("list_capsules", {});
       const sc = all.msg.result.structuredContent;
       expect(sc.total).toBe(2);
-      for (const row of sc.rows) expect(Object.keys(row).sort()).toEqual(["created_at", "families", "id", "ioc_counts", "kind", "review_status", "tiers"]);
+      for (const row of sc.rows) {
+        expect(Object.keys(row).sort()).toEqual(["approvals", "created_at", "families", "id", "ioc_counts", "kind", "review_status", "tiers"]);
+        expect(row.approvals).toEqual({ counted: 0, required: 1, met: false });
+      }
       const first = await s.call("list_capsules", { limit: 1 });
       expect(first.msg.result.structuredContent.rows).toEqual([sc.rows[0]]);
       const second = await s.call("list_capsules", { limit: 1, cursor: first.msg.result.structuredContent.next_cursor });
@@ -199,6 +202,7 @@ describeShared("private tools", () => {
       const sc = r.msg.result.structuredContent;
       expect(sc.candidates).toHaveLength(1);
       expect(sc.candidates[0].review_status).toBe("HUMAN_REVIEW_REQUIRED");
+      expect(sc.candidates[0].approvals).toEqual({ counted: 0, required: 1, met: false });
       expect(sc.excluded).toBe(1);
       expect(sc.withheld).toEqual([]);
       const withMatches = await s.call("get_candidates", { include_typology_matches: true });
