@@ -7,9 +7,9 @@
  * schema_version or an unknown level are errors naming the member), so a damaged file never widens sharing.
  * A marked export (STIX, MISP, CSV) whose TLP shares more widely than `max_tlp` is refused.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { prepareDataDir } from "../../src/crypto/data-dir.js";
+import { readRegularFileIfExists, SafeReadError } from "../../src/crypto/safe-read.js";
 import { ensurePrivateDir, replaceFile } from "../../src/crypto/safe-write.js";
 import { canonicalBytes } from "../../src/json/canonical.js";
 import { parseStrictJson } from "../../src/json/parse.js";
@@ -30,28 +30,11 @@ export function sharingPolicyPath(home: string): string {
 }
 
 function readSmall(path: string): Uint8Array | undefined {
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    return readRegularFileIfExists(path, { maxBytes: MAX_BYTES });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return undefined;
-    throw new SharingPolicyError(`${path} cannot be opened: ${code === "ELOOP" ? "it is a symbolic link" : (code ?? (e as Error).message)}`);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new SharingPolicyError(`${path} is not a regular file`);
-    if (st.size > MAX_BYTES) throw new SharingPolicyError(`${path} is larger than ${MAX_BYTES} bytes`);
-    const buf = new Uint8Array(st.size);
-    let off = 0;
-    while (off < buf.length) {
-      const n = readSync(fd, buf, off, buf.length - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    return buf.subarray(0, off);
-  } finally {
-    closeSync(fd);
+    if (e instanceof SafeReadError) throw new SharingPolicyError(e.message);
+    throw e;
   }
 }
 

@@ -9,6 +9,7 @@
  * the rule; they never contain file contents.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { errno } from "../errno.js";
 
 export type SafeReadCode = "missing" | "link" | "not-regular" | "too-large" | "io";
 
@@ -27,10 +28,6 @@ export interface SafeReadOptions {
   maxBytes: number;
   /** How messages name the file (default: the path). */
   label?: string;
-}
-
-function errno(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException).code;
 }
 
 function kindOf(st: import("node:fs").Stats): string {
