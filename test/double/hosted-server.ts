@@ -128,6 +128,19 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Resolves when `res` can take more data or has closed, removing both listeners either way. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.once("drain", done);
+    res.once("close", done);
+  });
+}
+
 class HostedDoubleServer implements HostedDouble {
   url = "";
   baseUrl = "";
@@ -422,15 +435,7 @@ class HostedDoubleServer implements HostedDouble {
     for (const p of pieces) {
       if (res.destroyed) return;
       if (!res.write(p)) {
-        await new Promise<void>((r) => {
-          const done = (): void => {
-            res.off("drain", done);
-            res.off("close", done);
-            r();
-          };
-          res.once("drain", done);
-          res.once("close", done);
-        });
+        await drainedOrClosed(res);
       }
       if (pauseMs > 0) await wait(pauseMs);
     }
@@ -534,15 +539,7 @@ class HostedDoubleServer implements HostedDouble {
     res.writeHead(200, { "Content-Type": "application/json", Connection: "close", ...cors });
     for (let at = 0; at < body.length && !res.destroyed; at += 65_536) {
       if (!res.write(body.subarray(at, at + 65_536))) {
-        await new Promise<void>((r) => {
-          const done = (): void => {
-            res.off("drain", done);
-            res.off("close", done);
-            r();
-          };
-          res.once("drain", done);
-          res.once("close", done);
-        });
+        await drainedOrClosed(res);
       }
     }
     if (!res.destroyed) res.end();

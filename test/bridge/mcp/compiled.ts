@@ -8,6 +8,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { repoRoot } from "../../helpers/shared.js";
 
 export const BIN = join(repoRoot, "dist/bridge/cli/bin.js");
@@ -30,7 +32,7 @@ function newestSource(dir: string): number {
 function stale(): boolean {
   if (!MARKERS.every(existsSync)) return true;
   const built = Math.min(...MARKERS.map((m) => statSync(m).mtimeMs));
-  return ["bridge", "capsules", "src"].some((d) => newestSource(join(repoRoot, d)) > built);
+  return ["bridge", "capsules", "published", "src"].some((d) => newestSource(join(repoRoot, d)) > built);
 }
 
 const LOCK = join(tmpdir(), `eb-build-${createHash("sha256").update(repoRoot).digest("hex").slice(0, 12)}.lock`);
@@ -71,4 +73,22 @@ export function ensureBuilt(): void {
     rmdirSync(LOCK);
   }
   if (!MARKERS.every(existsSync)) throw new Error(`the build did not produce ${MARKERS.filter((m) => !existsSync(m)).join(", ")}`);
+}
+
+/** An SDK client connected over stdio to the compiled bridge, and what the bridge wrote to stderr so far. */
+export interface CompiledSession {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr(): string;
+}
+
+/** Spawns `entry` (BIN or BUNDLE) with `args` and only PATH in its environment, and connects the SDK client. */
+export async function connectCompiled(entry: string, args: string[], clientName: string): Promise<CompiledSession> {
+  ensureBuilt();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [entry, ...args], env: { PATH: process.env.PATH ?? "" }, stderr: "pipe", cwd: repoRoot });
+  let stderr = "";
+  transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString()));
+  const client = new Client({ name: clientName, version: "1.0.0" });
+  await client.connect(transport);
+  return { client, transport, stderr: () => stderr };
 }

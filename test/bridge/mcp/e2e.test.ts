@@ -13,7 +13,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startHostedDouble, type HostedDouble } from "../../double/hosted-server.js";
 import { describeShared, repoRoot } from "../../helpers/shared.js";
-import { BIN, BUNDLE, ensureBuilt } from "./compiled.js";
+import { BIN, BUNDLE, connectCompiled, ensureBuilt, type CompiledSession } from "./compiled.js";
 import { exampleAssessment, PACK_PATH, removeTempHomes, tempHome } from "./session.js";
 
 const VERSION = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
@@ -21,21 +21,11 @@ const VERSION = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")
 describeShared("the compiled bridge with the SDK client", () => {
   let d: HostedDouble;
   let client: Client;
-  let transport: StdioClientTransport;
-  let stderr = "";
+  let session: CompiledSession;
   beforeAll(async () => {
-    ensureBuilt();
     d = await startHostedDouble({ toolset: "current" });
-    transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, "--home", tempHome(), "--mcp-url", d.url, "--base-url", d.baseUrl, "--pack", PACK_PATH, "--timeout-ms", "10000"],
-      env: { PATH: process.env.PATH ?? "" },
-      stderr: "pipe",
-      cwd: repoRoot,
-    });
-    transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString()));
-    client = new Client({ name: "e2e-test", version: "1.0.0" });
-    await client.connect(transport);
+    session = await connectCompiled(BIN, ["--home", tempHome(), "--mcp-url", d.url, "--base-url", d.baseUrl, "--pack", PACK_PATH, "--timeout-ms", "10000"], "e2e-test");
+    client = session.client;
   }, 180_000);
   afterAll(async () => {
     await client?.close();
@@ -122,8 +112,8 @@ describeShared("the compiled bridge with the SDK client", () => {
   });
 
   test("stderr carries no JSON-RPC and no stack trace", () => {
-    expect(stderr).not.toMatch(/"jsonrpc"/);
-    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(session.stderr()).not.toMatch(/"jsonrpc"/);
+    expect(session.stderr()).not.toMatch(/\n\s+at /);
   });
 });
 

@@ -8,14 +8,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PUBLIC_TOOL_NAMES } from "../../../bridge/upstream/pinned-tools.js";
 import { startHostedDouble, SYNTHETIC_DATA_ROOT, type HostedDouble } from "../../double/hosted-server.js";
 import { SYNTHETIC_SITE } from "../../double/synthetic/generate.js";
 import { repoRoot } from "../../helpers/shared.js";
-import { BIN, BUNDLE, ensureBuilt } from "./compiled.js";
+import { BIN, BUNDLE, connectCompiled, type CompiledSession } from "./compiled.js";
 import { removeTempHomes, tempHome } from "./session.js";
 
 const VERSION = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
@@ -29,22 +28,14 @@ const proxied = (r: { _meta?: Record<string, unknown> }) => (r._meta?.["evidence
 describe("the built MCP server over stdio with the hosted double on synthetic data", () => {
   let d: HostedDouble;
   let client: Client;
-  let stderr = "";
+  let session: CompiledSession;
   const message = readFileSync(join(EXAMPLE, "message.txt"), "utf8");
 
   beforeAll(async () => {
-    ensureBuilt();
     d = await startHostedDouble({ dataRoot: SYNTHETIC_DATA_ROOT, toolset: "current" });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BUNDLE ?? BIN, "--home", tempHome(), "--mcp-url", d.url, "--base-url", d.baseUrl, "--pack", PACK, "--timeout-ms", "10000"],
-      env: { PATH: process.env.PATH ?? "" },
-      stderr: "pipe",
-      cwd: repoRoot,
-    });
-    transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString()));
-    client = new Client({ name: "synthetic-double-test", version: "1" });
-    await client.connect(transport);
+    const args = ["--home", tempHome(), "--mcp-url", d.url, "--base-url", d.baseUrl, "--pack", PACK, "--timeout-ms", "10000"];
+    session = await connectCompiled(BUNDLE ?? BIN, args, "synthetic-double-test");
+    client = session.client;
   }, 180_000);
   afterAll(async () => {
     await client?.close();
@@ -129,6 +120,7 @@ describe("the built MCP server over stdio with the hosted double on synthetic da
   });
 
   test("stderr: no schema drift (the synthetic tool list serves the pinned schemas), no JSON-RPC, no stack trace, no message text", () => {
+    const stderr = session.stderr();
     expect(stderr).not.toMatch(/schema drift/);
     expect(stderr).not.toMatch(/"jsonrpc"/);
     expect(stderr).not.toMatch(/\n\s+at /);
