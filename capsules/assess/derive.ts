@@ -51,6 +51,8 @@ export interface DeriveInput {
   pseudonymKey: string;
   /** The clock (tests fix it). */
   now?: Date;
+  /** The result of {@link checkAgainstMessage} for this message and judgement, when the caller already has it. */
+  checked?: Extraction;
 }
 
 export interface DerivedAssessment {
@@ -137,7 +139,7 @@ export function checkAgainstMessage(message: string, judgement: Judgement): Extr
 /** Derives, serialises and checks the assessment. Throws {@link JudgementError} or {@link AssessmentError}. */
 export function deriveAssessment(input: DeriveInput): DerivedAssessment {
   const { message, judgement, pack } = input;
-  const extraction = checkAgainstMessage(message, judgement);
+  const extraction = input.checked ?? checkAgainstMessage(message, judgement);
 
   const signalNames = new Set([...judgement.signals, ...judgement.findings.map((f) => f.rule_id)]);
   const detectorScore = scoreSignals(judgement.signals);
