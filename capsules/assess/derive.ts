@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { JsonFloat, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { pseudonym } from "../../src/message-hash.js";
 import { fromJs } from "../capsule/js-input.js";
+import { evaluateMessage, signalSet } from "../../published/pack/match.js";
 import { assessProvenance } from "../../published/pack/provenance.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import { IOC_KINDS } from "../../published/pack/vocabulary.js";
@@ -149,7 +150,10 @@ export function deriveAssessment(input: DeriveInput): DerivedAssessment {
   const iocs: Iocs = detectorScore.score < 15 && overall === "CLEAN" ? {} : extraction.iocs;
 
   const createdAt = producerTimestamp(input.now ?? new Date());
-  const provenance = assessProvenance(pack, { text: message, signals: signalNames, observations: [], iocs });
+  // The match runs once: the self-check below rebuilds hypotheses, answer and abstentions from this evaluation.
+  const signals = signalSet(signalNames);
+  const evaluation = evaluateMessage(pack, message, signals);
+  const provenance = assessProvenance(pack, { text: message, signals, observations: [], iocs, evaluation });
 
   const doc = {
     schema_version: ASSESSMENT_SCHEMA_VERSION,
@@ -200,7 +204,7 @@ export function deriveAssessment(input: DeriveInput): DerivedAssessment {
   const bytes = new TextEncoder().encode(pythonJsonText(value as JsonValue));
   let assessment: Assessment;
   try {
-    assessment = validateAssessment(bytes, pack, { messageText: message }).assessment;
+    assessment = validateAssessment(bytes, pack, { messageText: message, messageEvaluation: { signals, evaluation } }).assessment;
   } catch (e) {
     if (e instanceof AssessmentError) throw new AssessmentError(`assess produced an assessment our intake rejects: ${e.message}`, e.path, "self-check");
     throw e;

@@ -10,9 +10,7 @@
  * it has not seen (sealed by another process or another instance). Nothing here writes to disk except the store's
  * own index refresh.
  */
-import { hmac } from "@noble/hashes/hmac.js";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
+import { hmacSha256Hex } from "../../src/hash.js";
 import type { RecordedKeys } from "./rows.js";
 import type { SealedStore } from "./store.js";
 
@@ -56,5 +54,5 @@ const PSEUDONYM_DOMAIN = new TextEncoder().encode("evidence-bridge/source-pseudo
 
 /** The installation's pseudonym key (hex), derived from the store key: it exists only where the store key does. */
 export function pseudonymKey(store: SealedStore): string {
-  return bytesToHex(hmac(sha256, store.keys.store.bytes, PSEUDONYM_DOMAIN));
+  return hmacSha256Hex(store.keys.store.bytes, PSEUDONYM_DOMAIN);
 }

@@ -2,6 +2,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { afterAll, expect, test } from "vitest";
 import { assessAndSeal } from "../../../capsules/assess/assess.js";
 import { checkJudgement } from "../../../capsules/assess/judgement.js";
@@ -58,6 +61,10 @@ describeShared("findRecorded", () => {
     expect(pseudonymKey(s1)).toBe(pseudonymKey(await openOrCreateStore({ home: h1, passphrase: undefined })));
     expect(pseudonymKey(s1)).not.toBe(pseudonymKey(s2));
     expect(pseudonymKey(s1)).not.toBe(Buffer.from(s1.keys.store.bytes).toString("hex"));
+    // The derivation is fixed (pseudonyms already sealed must stay comparable): HMAC-SHA256 of the domain string
+    // under the store key, cross-checked with the portable implementation.
+    const domain = new TextEncoder().encode("evidence-bridge/source-pseudonym-key/v1");
+    expect(pseudonymKey(s2)).toBe(bytesToHex(hmac(sha256, s2.keys.store.bytes, domain)));
   });
 
   test("a row index of the previous format (v2, no recorded keys) is rebuilt once and still finds what was recorded before", async () => {
