@@ -4,7 +4,14 @@
  * target ≤ 20 ms), and the one-shot `capsule assess` process next to the one-shot `capsule build` (target: within
  * the build figure + 10 ms).
  *
+ * The reference for the one-shot target is `capsule build` of a new assessment each run (a ~5 KB assessment
+ * derived here from another synthetic message), so both commands seal a new capsule; the two are measured in turn
+ * within each run (the machine is shared, load moves). The earlier reference, the same bridge example every run,
+ * is printed too: since builds are idempotent by assessment_id it seals nothing after its first run, so it is
+ * cheaper than any sealing command by the seal and its three syncs.
+ *
  * The message is synthetic (written here), ~4 KB, with IOCs of every kind; the pack is read from ../shared/data.
+ * Child processes run without NODE_EXTRA_CA_CERTS, as users run (harness.ts userEnv).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,10 +19,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assessAndSeal } from "../capsules/assess/assess.js";
+import { deriveAssessment } from "../capsules/assess/derive.js";
 import type { Judgement } from "../capsules/assess/judgement.js";
 import { openOrCreateStore } from "../capsules/store/store.js";
 import { loadPackFile } from "../published/pack/file.js";
-import { atMost, measure, type BenchResult } from "./harness.js";
+import { atMost, measure, measureInterleaved, userEnv, type BenchResult } from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..", "..");
@@ -64,20 +72,29 @@ export async function benchAssess(): Promise<BenchResult[]> {
       const oneHome = join(home, "one-shot");
       const file = join(home, "message.txt");
       const judgementText = JSON.stringify(JUDGEMENT);
+      const env = userEnv();
+      const cli = (args: string[], input: string | Uint8Array, what: string) => {
+        const r = spawnSync(process.execPath, [bin, "--home", oneHome, "--pack", PACK, ...args], { input, maxBuffer: 8 << 20, env });
+        if (r.status !== 0) throw new Error(`${what} failed (${r.status}): ${r.stderr.toString().trim()}`);
+      };
       const assessOnce = () => {
         writeFileSync(file, message(n++));
-        const r = spawnSync(process.execPath, [bin, "--home", oneHome, "--pack", PACK, "capsule", "assess", "--message-file", file], { input: judgementText, maxBuffer: 8 << 20 });
-        if (r.status !== 0) throw new Error(`capsule assess failed (${r.status}): ${r.stderr.toString().trim()}`);
+        cli(["capsule", "assess", "--message-file", file], judgementText, "capsule assess");
       };
+      // New assessments for `capsule build`, derived from other messages (never the ones assess records).
+      const RUNS = 15;
+      const WARMUP = 2;
+      const fresh = Array.from({ length: RUNS + WARMUP }, (_, i) =>
+        deriveAssessment({ message: message(100_000 + i), judgement: JUDGEMENT, pack, pseudonymKey: "0".repeat(64) }).bytes,
+      );
+      const buildNew = (i: number) => cli(["capsule", "build"], fresh[i + WARMUP], "capsule build");
+      const [build, assess] = await measureInterleaved([buildNew, assessOnce], { runs: RUNS, warmup: WARMUP });
       const typical = readFileSync(TYPICAL_ASSESSMENT);
-      const buildOnce = () => {
-        const r = spawnSync(process.execPath, [bin, "--home", oneHome, "--pack", PACK, "capsule", "build"], { input: typical, maxBuffer: 8 << 20 });
-        if (r.status !== 0) throw new Error(`capsule build failed (${r.status}): ${r.stderr.toString().trim()}`);
-      };
-      const build = await measure(buildOnce, { runs: 15, warmup: 2 });
-      const assess = await measure(assessOnce, { runs: 15, warmup: 2 });
-      rows.push({ name: "capsule build one-shot process (same store, for reference)", median_ms: build });
-      rows.push(atMost(`capsule assess one-shot process (${kb} message, sealed)`, assess, build + 10));
+      const buildSame = await measure(() => cli(["capsule", "build"], typical, "capsule build"), { runs: RUNS, warmup: WARMUP });
+      const size = `${(fresh[0].length / 1024).toFixed(1)} KB`;
+      rows.push({ name: `capsule build one-shot process (new ${size} assessment each run, sealed; measured in turn with the next row)`, median_ms: build });
+      rows.push(atMost(`capsule assess one-shot process (${kb} message, sealed)`, assess, build + 10, { "over build ms": assess - build }));
+      rows.push({ name: "capsule build one-shot process (the same bridge example each run: already recorded, nothing sealed)", median_ms: buildSame });
     } else {
       process.stderr.write(`bench assess: ${bin} is missing (run npm run build); one-shot rows skipped\n`);
     }

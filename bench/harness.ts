@@ -46,6 +46,26 @@ export async function measure(fn: () => unknown | Promise<unknown>, opts: Measur
   return median(times);
 }
 
+/**
+ * Median wall times in ms of several functions measured in turn within each run (a, b, c, a, b, c, ...), so that
+ * rows compared with each other see the same load on a shared machine. `fns[k](i)` gets the run number (warm-ups
+ * are negative).
+ */
+export async function measureInterleaved(fns: readonly ((i: number) => unknown | Promise<unknown>)[], opts: MeasureOptions = {}): Promise<number[]> {
+  const runs = opts.runs ?? 7;
+  const warmup = opts.warmup ?? 2;
+  for (let i = -warmup; i < 0; i++) for (const fn of fns) await fn(i);
+  const times = fns.map(() => [] as number[]);
+  for (let i = 0; i < runs; i++) {
+    for (let k = 0; k < fns.length; k++) {
+      const t0 = performance.now();
+      await fns[k](i);
+      times[k].push(performance.now() - t0);
+    }
+  }
+  return times.map(median);
+}
+
 /** Row for a "at most X ms" target. */
 export function atMost(name: string, median_ms: number, limitMs: number, figures?: BenchResult["figures"]): BenchResult {
   return { name, median_ms, figures, target: `≤ ${limitMs} ms`, met: median_ms <= limitMs };

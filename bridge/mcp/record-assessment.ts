@@ -19,7 +19,7 @@ import { assessmentPrivateValues } from "../../capsules/guard/private-values.js"
 import { loadCapsuleBytes } from "../../capsules/capsule/load.js";
 import { verifyCapsule } from "../../capsules/capsule/verify.js";
 import type { Assessment } from "../../capsules/assessment/types.js";
-import { findRecorded } from "../../capsules/store/recorded.js";
+import { findRecorded, noteRecorded } from "../../capsules/store/recorded.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import { packOrUnavailable, type CallInfo, type PrivateContext } from "./private-context.js";
 import { DocumentError, documentBytes, errorResult, structuredResult } from "./tool-results.js";
@@ -74,6 +74,7 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
       warnings.push(`assessment ${assessment.assessment_id} was already recorded as capsule ${id} (other bytes: re-serialised or another producer block); the stored capsule is kept and nothing new was queued`);
     } else {
       stored = store.putCapsule(capsuleBytes, id).stored;
+      noteRecorded(store, id, { messageSha256: assessment.message_sha256, assessmentId: assessment.assessment_id, createdAt: assessment.created_at });
       if (stored === "existing") warnings.push("the store already held this capsule (same bytes); nothing was changed");
     }
     if (retain) store.putMessage(args.message_text!, assessment.message_sha256);

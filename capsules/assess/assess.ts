@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import { ASSESS_PRODUCER, buildAssessmentCapsule } from "../assessment/adapter.js";
 import type { Assessment } from "../assessment/types.js";
-import { findRecorded, pseudonymKey } from "../store/recorded.js";
+import { findRecorded, noteRecorded, pseudonymKey } from "../store/recorded.js";
 import type { SealedStore } from "../store/store.js";
 import { checkAgainstMessage, deriveAssessment, type DerivedAssessment } from "./derive.js";
 import type { Judgement } from "./judgement.js";
@@ -38,8 +38,8 @@ export interface AssessOutcome {
 
 export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: AssessRequest): AssessOutcome {
   const messageSha256 = createHash("sha256").update(req.message, "utf8").digest("hex");
-  // The judgement must hold for the message even when nothing new is built.
-  checkAgainstMessage(req.message, req.judgement);
+  // The judgement must hold for the message even when nothing new is built (the extraction is reused below).
+  const checked = checkAgainstMessage(req.message, req.judgement);
   const existing = findRecorded(store, { messageSha256 });
   const retain = req.retainMessage === true;
   if (existing.length > 0 && req.supersede !== true) {
@@ -47,11 +47,12 @@ export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: A
     if (retain) store.putMessage(req.message, messageSha256);
     return { status: "already_recorded", capsuleId: id, capsuleBytes: store.getCapsule(id), supersedes: [], messageRetained: retain };
   }
-  const derived = deriveAssessment({ message: req.message, judgement: req.judgement, pack, pseudonymKey: pseudonymKey(store), now: req.now });
+  const derived = deriveAssessment({ message: req.message, judgement: req.judgement, pack, pseudonymKey: pseudonymKey(store), now: req.now, checked });
   const built = buildAssessmentCapsule(derived.bytes, derived.assessment, ASSESS_PRODUCER);
   const capsuleBytes = new TextEncoder().encode(built.text);
   const id = built.capsule.content_sha256;
   store.putCapsule(capsuleBytes, id);
+  noteRecorded(store, id, { messageSha256, assessmentId: derived.assessment.assessment_id, createdAt: derived.assessment.created_at });
   if (retain) store.putMessage(req.message, messageSha256);
   return {
     status: "new",

@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { JsonFloat, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { pseudonym } from "../../src/message-hash.js";
 import { fromJs } from "../capsule/js-input.js";
+import { evaluateMessage, signalSet } from "../../published/pack/match.js";
 import { assessProvenance } from "../../published/pack/provenance.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import { IOC_KINDS } from "../../published/pack/vocabulary.js";
@@ -51,6 +52,8 @@ export interface DeriveInput {
   pseudonymKey: string;
   /** The clock (tests fix it). */
   now?: Date;
+  /** The result of {@link checkAgainstMessage} for this message and judgement, when the caller already has it. */
+  checked?: Extraction;
 }
 
 export interface DerivedAssessment {
@@ -137,7 +140,7 @@ export function checkAgainstMessage(message: string, judgement: Judgement): Extr
 /** Derives, serialises and checks the assessment. Throws {@link JudgementError} or {@link AssessmentError}. */
 export function deriveAssessment(input: DeriveInput): DerivedAssessment {
   const { message, judgement, pack } = input;
-  const extraction = checkAgainstMessage(message, judgement);
+  const extraction = input.checked ?? checkAgainstMessage(message, judgement);
 
   const signalNames = new Set([...judgement.signals, ...judgement.findings.map((f) => f.rule_id)]);
   const detectorScore = scoreSignals(judgement.signals);
@@ -147,7 +150,10 @@ export function deriveAssessment(input: DeriveInput): DerivedAssessment {
   const iocs: Iocs = detectorScore.score < 15 && overall === "CLEAN" ? {} : extraction.iocs;
 
   const createdAt = producerTimestamp(input.now ?? new Date());
-  const provenance = assessProvenance(pack, { text: message, signals: signalNames, observations: [], iocs });
+  // The match runs once: the self-check below rebuilds hypotheses, answer and abstentions from this evaluation.
+  const signals = signalSet(signalNames);
+  const evaluation = evaluateMessage(pack, message, signals);
+  const provenance = assessProvenance(pack, { text: message, signals, observations: [], iocs, evaluation });
 
   const doc = {
     schema_version: ASSESSMENT_SCHEMA_VERSION,
@@ -198,7 +204,7 @@ export function deriveAssessment(input: DeriveInput): DerivedAssessment {
   const bytes = new TextEncoder().encode(pythonJsonText(value as JsonValue));
   let assessment: Assessment;
   try {
-    assessment = validateAssessment(bytes, pack, { messageText: message }).assessment;
+    assessment = validateAssessment(bytes, pack, { messageText: message, messageEvaluation: { signals, evaluation } }).assessment;
   } catch (e) {
     if (e instanceof AssessmentError) throw new AssessmentError(`assess produced an assessment our intake rejects: ${e.message}`, e.path, "self-check");
     throw e;

@@ -11,7 +11,7 @@ import LinkifyIt from "linkify-it";
 import { findNumbers, type CountryCode } from "libphonenumber-js/max";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import { CONFUSABLES } from "../../published/pack/normalize-tables.js";
-import { normalisedView, type TextView } from "./normalise.js";
+import { normalisedView, normalisedViews, type TextView } from "./normalise.js";
 import { findWallets } from "./wallets.js";
 
 export type IocLists = Record<IocKind, string[]>;
@@ -60,9 +60,8 @@ export function extractIocs(message: string, region: CountryCode = DEFAULT_PHONE
   return { iocs: orderedLists(found), wallet_checksums };
 }
 
-function findAll(message: string, region: CountryCode): { found: Found[]; wallet_checksums: Extraction["wallet_checksums"] } {
-  const visible = normalisedView(message, false);
-  const skeleton = normalisedView(message, true);
+function findAll(message: string, region: CountryCode): { found: Found[]; wallet_checksums: Extraction["wallet_checksums"]; skeleton: TextView } {
+  const { visible, skeleton } = normalisedViews(message);
   const found: Found[] = [];
   const wallet_checksums = { verified: 0, failed: 0, none: 0 };
 
@@ -100,7 +99,7 @@ function findAll(message: string, region: CountryCode): { found: Found[]; wallet
     const f = span(visible, "phones", n.startsAt, n.endsAt);
     if (!overlaps(f, found)) found.push(f);
   }
-  return { found, wallet_checksums };
+  return { found, wallet_checksums, skeleton };
 }
 
 function orderedLists(found: Found[]): IocLists {
@@ -119,10 +118,17 @@ function orderedLists(found: Found[]): IocLists {
  * ASCII case): the message's own normalised characters there, or undefined when it does not occur.
  */
 export function locateClientIoc(message: string, value: string): { start: number; value: string } | undefined {
-  const needle = normalisedView(value, true).text.replace(/[A-Z]/g, (c) => c.toLowerCase());
-  if (needle.length === 0) return undefined;
   const view = normalisedView(message, true);
-  const at = view.text.replace(/[A-Z]/g, (c) => c.toLowerCase()).indexOf(needle);
+  return locateIn(view, asciiLower(view.text), value);
+}
+
+const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/** {@link locateClientIoc} in the message's skeleton view and its ASCII-lowercased text (computed once per message). */
+function locateIn(view: TextView, lowered: string, value: string): { start: number; value: string } | undefined {
+  const needle = asciiLower(normalisedView(value, true).text);
+  if (needle.length === 0) return undefined;
+  const at = lowered.indexOf(needle);
   if (at === -1) return undefined;
   return { start: view.origin[at], value: view.text.slice(at, at + needle.length) };
 }
@@ -137,11 +143,13 @@ export function extractWithClientIocs(
   client: Partial<Record<IocKind, readonly string[]>>,
   region: CountryCode = DEFAULT_PHONE_REGION,
 ): (Extraction & { missing?: undefined }) | { missing: { kind: IocKind; index: number } } {
-  const { found, wallet_checksums } = findAll(message, region);
+  const { found, wallet_checksums, skeleton } = findAll(message, region);
+  let lowered: string | undefined;
   for (const kind of IOC_KINDS) {
     const values = client[kind] ?? [];
     for (let i = 0; i < values.length; i++) {
-      const loc = locateClientIoc(message, values[i]);
+      lowered ??= asciiLower(skeleton.text);
+      const loc = locateIn(skeleton, lowered, values[i]);
       if (loc === undefined) return { missing: { kind, index: i } };
       found.push({ kind, start: loc.start, end: loc.start + 1, value: loc.value });
     }

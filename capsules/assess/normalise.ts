@@ -43,13 +43,15 @@ function isIdentity(message: string, lookAlikes: boolean): boolean {
   return isAscii(message) || (!INVISIBLE_ANY.test(message) && (!lookAlikes || !LOOK_ALIKE.test(message)) && message.normalize("NFKC") === message);
 }
 
+function identityView(message: string): TextView {
+  const origin = new Array<number>(message.length + 1);
+  for (let i = 0; i <= message.length; i++) origin[i] = i;
+  return { text: message, origin };
+}
+
 /** The view of `message`; `lookAlikes` also maps look-alike letters to Latin. */
 export function normalisedView(message: string, lookAlikes: boolean): TextView {
-  if (isIdentity(message, lookAlikes)) {
-    const origin = new Array<number>(message.length + 1);
-    for (let i = 0; i <= message.length; i++) origin[i] = i;
-    return { text: message, origin };
-  }
+  if (isIdentity(message, lookAlikes)) return identityView(message);
   let text = "";
   const origin: number[] = [];
   for (let i = 0; i < message.length; ) {
@@ -65,6 +67,60 @@ export function normalisedView(message: string, lookAlikes: boolean): TextView {
   }
   origin.push(message.length);
   return { text, origin };
+}
+
+/**
+ * Both views of a message in one pass, equal to `normalisedView(message, false)` and `normalisedView(message, true)`
+ * (a property test holds them equal): ASCII characters are copied as they are, and every other character is
+ * classified, NFKC-mapped and look-alike-mapped once per distinct code point of the message.
+ */
+export function normalisedViews(message: string): { visible: TextView; skeleton: TextView } {
+  if (isIdentity(message, true)) {
+    const view = identityView(message);
+    return { visible: view, skeleton: view };
+  }
+  const visibleIsIdentity = isIdentity(message, false);
+  const visible: string[] = [];
+  const visibleOrigin: number[] = [];
+  const skeleton: string[] = [];
+  const skeletonOrigin: number[] = [];
+  // Per distinct non-ASCII code point: [visible form, skeleton form], or null when the character is invisible.
+  const forms = new Map<number, readonly [string, string] | null>();
+  for (let i = 0; i < message.length; ) {
+    const cp = message.codePointAt(i)!;
+    if (cp < 0x80) {
+      const ch = message[i];
+      visible.push(ch);
+      visibleOrigin.push(i);
+      skeleton.push(ch);
+      skeletonOrigin.push(i);
+      i += 1;
+      continue;
+    }
+    let form = forms.get(cp);
+    if (form === undefined) {
+      const ch = String.fromCodePoint(cp);
+      if (isInvisible(ch, cp)) form = null;
+      else {
+        const out = ch.normalize("NFKC");
+        form = [out, [...out].map((c) => CONFUSABLES.get(c) ?? c).join("")];
+      }
+      forms.set(cp, form);
+    }
+    if (form !== null) {
+      visible.push(form[0]);
+      for (let k = 0; k < form[0].length; k++) visibleOrigin.push(i);
+      skeleton.push(form[1]);
+      for (let k = 0; k < form[1].length; k++) skeletonOrigin.push(i);
+    }
+    i += cp > 0xffff ? 2 : 1;
+  }
+  visibleOrigin.push(message.length);
+  skeletonOrigin.push(message.length);
+  return {
+    visible: visibleIsIdentity ? identityView(message) : { text: visible.join(""), origin: visibleOrigin },
+    skeleton: { text: skeleton.join(""), origin: skeletonOrigin },
+  };
 }
 
 /** The normalised form of a short value (an IOC the client names): the `skeleton` view, case-folded for matching. */

@@ -7,6 +7,7 @@
 import { messageSha256 } from "../../src/message-hash.js";
 import { PackError } from "../../published/pack/errors.js";
 import { describeDifference, firstDifference } from "../../published/pack/first-difference.js";
+import type { TypologyEvaluation } from "../../published/pack/match.js";
 import { assessProvenance } from "../../published/pack/provenance.js";
 import type { ExternalObservation, IntelligencePack, IocSet } from "../../published/pack/types.js";
 import type { Assessment } from "./types.js";
@@ -19,11 +20,12 @@ export function checkMessageAgreement(
   observations: readonly ExternalObservation[],
   iocs: IocSet,
   root: string,
+  evaluation?: readonly TypologyEvaluation[],
 ): void {
   if (messageSha256(messageText) !== assessment.message_sha256) {
     throw new PackError(`${root}.message_sha256`, "message-hash", "the supplied message text does not hash to message_sha256 (§5.1)");
   }
-  const recomputed = assessProvenance(pack, { text: messageText, signals, observations, iocs });
+  const recomputed = assessProvenance(pack, { text: messageText, signals, observations, iocs, evaluation });
   for (const key of ["hypotheses", "origin_answer", "abstentions"] as const) {
     const d = firstDifference(assessment[key], recomputed[key], `${root}.${key}`);
     if (d) {

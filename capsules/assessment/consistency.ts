@@ -8,6 +8,7 @@
  */
 import { PackError } from "../../published/pack/errors.js";
 import { describeDifference, firstDifference } from "../../published/pack/first-difference.js";
+import type { TypologyEvaluation } from "../../published/pack/match.js";
 import { recomputeHypotheses } from "../../published/pack/recompute.js";
 import { ASSESSMENT_LIMITATIONS, renderAbstentions, renderOriginAnswer } from "../../published/pack/templates.js";
 import type { ExternalObservation, IntelligencePack, IocSet } from "../../published/pack/types.js";
@@ -21,6 +22,18 @@ export type ConsistencyResult = { ok: true } | { ok: false; error: string; path:
 export interface ConsistencyOptions {
   /** The raw message; when given it must hash to `message_sha256` and reproduce the match. Never stored or echoed. */
   messageText?: string;
+  /**
+   * The caller's §4.3–§4.4 evaluation of `messageText` with the signal set it used (assess, which has just derived
+   * the assessment from the same text): reused only when that set equals the assessment's own signal set, so the
+   * hypotheses, answer and abstentions are still rebuilt from it and compared; only the term search is not repeated.
+   */
+  messageEvaluation?: { signals: ReadonlySet<string>; evaluation: readonly TypologyEvaluation[] };
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const x of a) if (!b.has(x)) return false;
+  return true;
 }
 
 const ROOT = "assessment";
@@ -58,7 +71,8 @@ function check(assessment: Assessment, pack: IntelligencePack, opts: Consistency
 
   if (opts.messageText !== undefined) {
     const observations: ExternalObservation[] = hypotheses.flatMap((h) => h.external_observations);
-    checkMessageAgreement(assessment, pack, opts.messageText, signals, observations, iocs, ROOT);
+    const reuse = opts.messageEvaluation !== undefined && sameSet(opts.messageEvaluation.signals, signals) ? opts.messageEvaluation.evaluation : undefined;
+    checkMessageAgreement(assessment, pack, opts.messageText, signals, observations, iocs, ROOT, reuse);
   }
 }
 

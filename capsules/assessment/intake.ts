@@ -5,6 +5,7 @@
  */
 import { messageSha256 } from "../../src/message-hash.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
+import type { ConsistencyOptions } from "./consistency.js";
 import { checkAssessmentId } from "./assessment-id.js";
 import { checkAssessmentConsistency } from "./consistency.js";
 import { AssessmentError } from "./errors.js";
@@ -13,6 +14,8 @@ import { parseAssessment, type ParsedAssessment } from "./parse-assessment.js";
 export interface IntakeOptions {
   /** The raw message the assessment describes: it must hash to `message_sha256`. Never stored or echoed here. */
   messageText?: string;
+  /** See {@link ConsistencyOptions.messageEvaluation} (only with `messageText`). */
+  messageEvaluation?: ConsistencyOptions["messageEvaluation"];
 }
 
 export function validateAssessment(bytes: Uint8Array, pack: IntelligencePack, opts: IntakeOptions = {}): ParsedAssessment {
@@ -24,7 +27,7 @@ export function validateAssessment(bytes: Uint8Array, pack: IntelligencePack, op
       "message-hash",
     );
   }
-  const consistency = checkAssessmentConsistency(parsed.assessment, pack, { messageText: opts.messageText });
+  const consistency = checkAssessmentConsistency(parsed.assessment, pack, { messageText: opts.messageText, messageEvaluation: opts.messageEvaluation });
   if (!consistency.ok) throw new AssessmentError(consistency.error, consistency.path, "consistency");
   checkAssessmentId(parsed.value);
   return parsed;

@@ -2,55 +2,47 @@
  * Lookups for idempotent recording (docs/assess.md "Idempotence"): which stored capsules carry an assessment with a
  * given `message_sha256` or `assessment_id`, and the store-held key that turns a message source into a pseudonym.
  *
- * The identifiers are read from each sealed capsule's assessment artifact once per process and kept in memory only
- * (capsule ids are content hashes, so an entry never goes stale); nothing here writes to disk.
+ * The identifiers come from the store's sealed row index (row-index.ts, which keeps them beside each row, sealed),
+ * so a lookup reads one file however large the store is; only capsules the index does not describe yet are opened
+ * (an index of an older format is rebuilt once). They are also remembered in memory per store instance (capsule ids
+ * are content hashes, so an entry never goes stale), and a capsule sealed through that instance is noted at once
+ * ({@link noteRecorded}), so a long-running process reads the index again only when the directory lists a capsule
+ * it has not seen (sealed by another process or another instance). Nothing here writes to disk except the store's
+ * own index refresh.
  */
-import { hmac } from "@noble/hashes/hmac.js";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
-import { parseStrictJson } from "../../src/json/parse.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
-import { decodeBase64Strict } from "../capsule/base64.js";
+import { hmacSha256Hex } from "../../src/hash.js";
+import type { RecordedKeys } from "./rows.js";
 import type { SealedStore } from "./store.js";
 
-interface Recorded {
-  messageSha256: string | null;
-  assessmentId: string | null;
+interface Recorded extends RecordedKeys {
   createdAt: string;
 }
 
-const known = new Map<string, Recorded>();
+/** Per store instance: capsule id → its recorded keys. */
+const knownByStore = new WeakMap<SealedStore, Map<string, Recorded>>();
 
-function member(o: JsonValue | undefined, key: string): JsonValue | undefined {
-  return isJsonObject(o) ? o.get(key) : undefined;
+function knownOf(store: SealedStore): Map<string, Recorded> {
+  let known = knownByStore.get(store);
+  if (known === undefined) knownByStore.set(store, (known = new Map()));
+  return known;
 }
 
-function identifiers(envelope: JsonObject): Recorded {
-  const created = member(member(envelope, "content"), "created_at");
-  const none = { messageSha256: null, assessmentId: null, createdAt: typeof created === "string" ? created : "" };
-  const artifacts = member(member(envelope, "content"), "artifacts");
-  const artifact = Array.isArray(artifacts) ? artifacts.find((a) => member(a, "id") === "assessment") : undefined;
-  const data = member(member(artifact, "location"), "data");
-  if (typeof data !== "string") return none;
-  try {
-    const doc = parseStrictJson(decodeBase64Strict(data));
-    const m = member(doc, "message_sha256");
-    const a = member(doc, "assessment_id");
-    return { ...none, messageSha256: typeof m === "string" ? m : null, assessmentId: typeof a === "string" ? a : null };
-  } catch {
-    return none;
-  }
+/** Remembers the identifiers of a capsule just sealed through `store` (so the next lookup need not read the index). */
+export function noteRecorded(store: SealedStore, id: string, keys: RecordedKeys & { createdAt: string }): void {
+  knownOf(store).set(id, { messageSha256: keys.messageSha256, assessmentId: keys.assessmentId, createdAt: keys.createdAt });
 }
 
 /** Ids of the stored capsules whose assessment has this `message_sha256` / `assessment_id`, oldest first. */
 export function findRecorded(store: SealedStore, by: { messageSha256?: string; assessmentId?: string }): string[] {
+  const known = knownOf(store);
+  const ids = store.capsuleIds();
+  if (ids.some((id) => !known.has(id))) {
+    for (const [id, e] of store.indexEntries()) noteRecorded(store, id, { ...e.recorded, createdAt: e.facts.created_at ?? "" });
+  }
   const out: { id: string; createdAt: string }[] = [];
-  for (const id of store.capsuleIds()) {
-    let r = known.get(id);
-    if (r === undefined) {
-      r = identifiers(store.openCapsule(id).envelope);
-      known.set(id, r);
-    }
+  for (const id of ids) {
+    const r = known.get(id);
+    if (r === undefined) continue; // removed between the listing and the index refresh
     const hit = (by.messageSha256 !== undefined && r.messageSha256 === by.messageSha256) || (by.assessmentId !== undefined && r.assessmentId === by.assessmentId);
     if (hit) out.push({ id, createdAt: r.createdAt });
   }
@@ -62,5 +54,5 @@ const PSEUDONYM_DOMAIN = new TextEncoder().encode("evidence-bridge/source-pseudo
 
 /** The installation's pseudonym key (hex), derived from the store key: it exists only where the store key does. */
 export function pseudonymKey(store: SealedStore): string {
-  return bytesToHex(hmac(sha256, store.keys.store.bytes, PSEUDONYM_DOMAIN));
+  return hmacSha256Hex(store.keys.store.bytes, PSEUDONYM_DOMAIN);
 }

@@ -12,11 +12,12 @@ import { replaceFile } from "../../src/crypto/safe-write.js";
 import { SealKind, seal, unseal, type StoreKey } from "../../src/crypto/seal.js";
 import { StoreError } from "./errors.js";
 import { CAPSULE_ID, INDEX_LABEL } from "./layout.js";
-import type { RowFacts } from "./rows.js";
+import { RECORDED_KEY_SHAPE, type RecordedKeys, type RowFacts } from "./rows.js";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import { TIERS, type Tier } from "../assessment/types.js";
 
-export const ROW_INDEX_FORMAT = "evidence-bridge-row-index/v2";
+/** v3 adds the recorded keys (docs/assess.md "Idempotence"); an index of an older format is rebuilt once. */
+export const ROW_INDEX_FORMAT = "evidence-bridge-row-index/v3";
 const INDEX_SEAL_NAME = "store/rows.sealed";
 /** Largest row index read (10,000 rows take about 2 MB). */
 export const ROW_INDEX_MAX_BYTES = 64 * 1024 * 1024;
@@ -25,6 +26,8 @@ export interface IndexEntry {
   size: number;
   mtimeMs: number;
   facts: RowFacts;
+  /** The assessment's identifiers for idempotent recording: sealed in the index, never part of a row. */
+  recorded: RecordedKeys;
 }
 
 const encoder = new TextEncoder();
@@ -32,10 +35,13 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * One entry is a compact array (the index of 10,000 rows is read on every listing):
- * `[id, size, mtimeMs, created_at, kind, detectorTier, threatTier, overallTier, families, iocCounts]` where kind
- * is 0 (assessment) or 1 (other) and iocCounts is null or the six counts in IOC_KINDS order.
+ * `[id, size, mtimeMs, created_at, kind, detectorTier, threatTier, overallTier, families, iocCounts, messageSha256,
+ * assessmentId]` where kind is 0 (assessment) or 1 (other), iocCounts is null or the six counts in IOC_KINDS order,
+ * and the last two are the assessment's `message_sha256` (hex64) and `assessment_id` (hex24) or null.
  */
-type Packed = [string, number, number, string | null, 0 | 1, Tier | null, Tier | null, Tier | null, string[], number[] | null];
+type Packed = [string, number, number, string | null, 0 | 1, Tier | null, Tier | null, Tier | null, string[], number[] | null, string | null, string | null];
+
+const isKey = (v: unknown, shape: RegExp): v is string | null => v === null || (typeof v === "string" && shape.test(v));
 
 function pack(id: string, e: IndexEntry): Packed {
   const f = e.facts;
@@ -50,19 +56,22 @@ function pack(id: string, e: IndexEntry): Packed {
     f.tiers.overall,
     f.families,
     f.ioc_counts === null ? null : IOC_KINDS.map((k) => f.ioc_counts![k]),
+    e.recorded.messageSha256,
+    e.recorded.assessmentId,
   ];
 }
 
 const isTier = (v: unknown): v is Tier | null => v === null || (typeof v === "string" && (TIERS as readonly string[]).includes(v));
 
 function unpack(e: unknown): [string, IndexEntry] | undefined {
-  if (!Array.isArray(e) || e.length !== 10) return undefined;
-  const [id, size, mtimeMs, created, kind, detector, threat, overall, families, counts] = e as unknown[];
+  if (!Array.isArray(e) || e.length !== 12) return undefined;
+  const [id, size, mtimeMs, created, kind, detector, threat, overall, families, counts, messageSha256, assessmentId] = e as unknown[];
   if (typeof id !== "string" || !CAPSULE_ID.test(id) || typeof size !== "number" || typeof mtimeMs !== "number") return undefined;
   if ((created !== null && typeof created !== "string") || (kind !== 0 && kind !== 1)) return undefined;
   if (!isTier(detector) || !isTier(threat) || !isTier(overall)) return undefined;
   if (!Array.isArray(families) || !families.every((x) => typeof x === "string")) return undefined;
   if (counts !== null && (!Array.isArray(counts) || counts.length !== IOC_KINDS.length || !counts.every((n) => Number.isSafeInteger(n)))) return undefined;
+  if (!isKey(messageSha256, RECORDED_KEY_SHAPE.messageSha256) || !isKey(assessmentId, RECORDED_KEY_SHAPE.assessmentId)) return undefined;
   const facts: RowFacts = {
     id,
     created_at: created,
@@ -71,7 +80,7 @@ function unpack(e: unknown): [string, IndexEntry] | undefined {
     families: families as string[],
     ioc_counts: counts === null ? null : (Object.fromEntries(IOC_KINDS.map((k, i) => [k, (counts as number[])[i]])) as Record<IocKind, number>),
   };
-  return [id, { size, mtimeMs, facts }];
+  return [id, { size, mtimeMs, facts, recorded: { messageSha256, assessmentId } }];
 }
 
 /**

@@ -14,6 +14,7 @@ import { DETECTOR_FAMILIES, THREAT_FAMILIES, TIERS, type Tier } from "../assessm
 import { TIER_RANK } from "../assessment/vocabulary.js";
 import { decodeBase64Strict } from "../capsule/base64.js";
 import { isRfc3339 } from "../capsule/fields.js";
+import { HEX24, HEX64 } from "../assessment/text-rules.js";
 
 export const REVIEW_STATUSES = ["HUMAN_REVIEW_REQUIRED", "APPROVED_FOR_RELEASE", "REJECTED", "NEEDS_MORE_EVIDENCE"] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
@@ -41,6 +42,19 @@ export interface RowFacts {
   /** Number of distinct IOC values per kind, or null for a capsule that is not an assessment. */
   ioc_counts: Record<IocKind, number> | null;
 }
+
+/**
+ * An assessment capsule's `message_sha256` (hex64) and `assessment_id` (hex24, assessment-v1 §5.3), else null, kept
+ * only in the sealed row index for idempotent recording (recorded.ts). Never part of a row: rows are shown anywhere.
+ * A value of another shape is kept as null: lookups only ever ask for values our intake accepted.
+ */
+export interface RecordedKeys {
+  messageSha256: string | null;
+  assessmentId: string | null;
+}
+
+/** The shape each recorded key must have (else it is null). */
+export const RECORDED_KEY_SHAPE = { messageSha256: HEX64, assessmentId: HEX24 } as const;
 
 export interface CapsuleRow extends RowFacts {
   review_status: ReviewStatus;
@@ -90,8 +104,17 @@ function assessmentOf(content: JsonObject): JsonObject | undefined {
   }
 }
 
+function keyOf(v: JsonValue | undefined, shape: RegExp): string | null {
+  return typeof v === "string" && shape.test(v) ? v : null;
+}
+
 /** Row facts of the capsule stored under `id` (its envelope already checked against the id). */
 export function rowFacts(id: string, envelope: JsonObject): RowFacts {
+  return indexFacts(id, envelope).facts;
+}
+
+/** What the sealed row index keeps for one capsule: its row facts and its recorded keys, from one parse. */
+export function indexFacts(id: string, envelope: JsonObject): { facts: RowFacts; recorded: RecordedKeys } {
   const content = envelope.get("content");
   const created = member(content, "created_at");
   const base: RowFacts = {
@@ -103,7 +126,7 @@ export function rowFacts(id: string, envelope: JsonObject): RowFacts {
     ioc_counts: null,
   };
   const assessment = isJsonObject(content) ? assessmentOf(content) : undefined;
-  if (assessment === undefined) return base;
+  if (assessment === undefined) return { facts: base, recorded: { messageSha256: null, assessmentId: null } };
   const detector = assessment.get("detector");
   const threat = assessment.get("threat_assessment");
   const detectorTier = tierOf(member(detector, "tier"));
@@ -111,12 +134,17 @@ export function rowFacts(id: string, envelope: JsonObject): RowFacts {
   const known = [detectorTier, threatTier].filter((t): t is Tier => t !== null);
   const overall = known.length === 0 ? null : known.reduce((a, b) => (TIER_RANK[b] > TIER_RANK[a] ? b : a));
   const families = [...new Set([...familiesOf(member(detector, "families")), ...familiesOf(member(threat, "families"))])].sort();
-  return {
+  const facts: RowFacts = {
     ...base,
     kind: "assessment",
     tiers: { detector: detectorTier, threat: threatTier, overall },
     families,
     ioc_counts: iocCounts(member(detector, "iocs")),
+  };
+  return { facts, recorded: {
+      messageSha256: keyOf(assessment.get("message_sha256"), RECORDED_KEY_SHAPE.messageSha256),
+      assessmentId: keyOf(assessment.get("assessment_id"), RECORDED_KEY_SHAPE.assessmentId),
+    },
   };
 }
 

@@ -46,7 +46,7 @@ import {
 } from "./layout.js";
 import { checkReceiptBytes, makeReceipt, RECEIPT_MAX_BYTES, type ReceiptCheck } from "./receipts.js";
 import { readRowIndex, writeRowIndex, type IndexEntry } from "./row-index.js";
-import { sortRows, DEFAULT_REVIEW_STATUS, rowFacts, type CapsuleRow, type ReviewStatus } from "./rows.js";
+import { sortRows, DEFAULT_REVIEW_STATUS, indexFacts, type CapsuleRow, type ReviewStatus } from "./rows.js";
 import { errno } from "../../src/errno.js";
 
 /** The part of the configuration (src/config.ts `Config`) the store needs. */
@@ -213,12 +213,20 @@ export class SealedStore {
   // ---- rows -----------------------------------------------------------------------------------------------
 
   /**
-   * Minimized rows of every stored capsule, newest first. Uses the sealed index and opens only capsules the
-   * index does not describe (new, changed or never indexed), then saves the index when it changed. A capsule
-   * that fails authentication is an error naming it. `reviewStatus` supplies review states (default
-   * `HUMAN_REVIEW_REQUIRED`).
+   * Minimized rows of every stored capsule, newest first (from {@link indexEntries}). `reviewStatus` supplies review
+   * states (default `HUMAN_REVIEW_REQUIRED`).
    */
   rows(opts: { reviewStatus?: (id: string) => ReviewStatus | undefined } = {}): CapsuleRow[] {
+    const status = opts.reviewStatus ?? (() => undefined);
+    return sortRows([...this.indexEntries().values()].map((e) => e.facts)).map((f) => ({ ...f, review_status: status(f.id) ?? DEFAULT_REVIEW_STATUS }));
+  }
+
+  /**
+   * The sealed row index reconciled with the directory: one entry per stored capsule. Opens only capsules the index
+   * does not describe (new, changed or never indexed; every capsule once when the index is of an older format),
+   * then saves the index when it changed. A capsule that fails authentication is an error naming it.
+   */
+  indexEntries(): ReadonlyMap<string, IndexEntry> {
     const { root, capsules, indexName } = this.layout;
     const previous = readRowIndex(root, indexName, this.keys.store);
     const next = new Map<string, IndexEntry>();
@@ -238,13 +246,12 @@ export class SealedStore {
         continue;
       }
       const { envelope } = this.openCapsule(id);
-      next.set(id, { size: st.size, mtimeMs: st.mtimeMs, facts: rowFacts(id, envelope) });
+      next.set(id, { size: st.size, mtimeMs: st.mtimeMs, ...indexFacts(id, envelope) });
       changed = true;
     }
     if (previous !== undefined && previous.size !== next.size) changed = true;
     if (changed) this.saveIndex(next);
-    const status = opts.reviewStatus ?? (() => undefined);
-    return sortRows([...next.values()].map((e) => e.facts)).map((f) => ({ ...f, review_status: status(f.id) ?? DEFAULT_REVIEW_STATUS }));
+    return next;
   }
 
   private saveIndex(entries: Map<string, IndexEntry>): void {

@@ -5,7 +5,6 @@
  * (canonical JSON + LF) on stdout. Same error contract as `capsule build`: exit 2, nothing on stdout, one stderr
  * line. A message already recorded prints the stored capsule and says so on stderr, unless --supersede.
  */
-import { lstatSync } from "node:fs";
 import { assessAndSeal } from "../../../capsules/assess/assess.js";
 import { checkJudgement, JudgementError } from "../../../capsules/assess/judgement.js";
 import { AssessmentError } from "../../../capsules/assessment/errors.js";
@@ -53,14 +52,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     if (e instanceof JsonLoadError) throw new CliError(`judgement: not strict JSON (rule ${e.rule}; assessment-v1 §2.1)`);
     throw e;
   }
-  // A FIFO or device would block the read and a link could point anywhere: only a regular file is read.
-  let kind;
-  try {
-    kind = lstatSync(messageFile);
-  } catch (e) {
-    throw new CliError(`--message-file: cannot read ${messageFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  if (!kind.isFile()) throw new CliError(`--message-file: ${messageFile} is not a regular file (links, FIFOs and devices are refused)`);
+  // readMessageFile reads only a regular file: a FIFO, device or link is refused at once, never waited on.
   const message = readMessageFile(messageFile);
 
   const { openOrCreateStore } = await import("../../../capsules/store/store.js");

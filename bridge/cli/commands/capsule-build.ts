@@ -5,7 +5,7 @@
  *
  * The sealed store and the outbox writer are loaded only when used, so `--no-store` builds stay light.
  */
-import { readRegularFile } from "../../../src/crypto/safe-read.js";
+import { readRegularFile, SafeReadError } from "../../../src/crypto/safe-read.js";
 import { buildAssessmentCapsule, projectProducer, REFERENCE_PRODUCER, type Producer } from "../../../capsules/assessment/adapter.js";
 import { AssessmentError } from "../../../capsules/assessment/errors.js";
 import { validateAssessment } from "../../../capsules/assessment/intake.js";
@@ -75,13 +75,19 @@ function producerFrom(flags: Record<string, unknown>): Producer {
   return producer.name === REFERENCE_PRODUCER.name && producer.software === REFERENCE_PRODUCER.software ? REFERENCE_PRODUCER : producer;
 }
 
-/** Reads the message file's exact bytes (bounded) and checks they are UTF-8; the text is returned, never shown. */
+/**
+ * The one reader of `--message-file` (`capsule build`, `capsule assess`): the file's exact bytes (bounded), checked to
+ * be UTF-8; the text is returned, never shown. Only a regular file is read (src/crypto/safe-read.ts): a FIFO or
+ * device would block and a link could point anywhere, so both fail at once with one line.
+ */
 export function readMessageFile(file: string): { bytes: Uint8Array; text: string } {
   let bytes: Uint8Array;
   try {
     bytes = readRegularFile(file, { maxBytes: MESSAGE_FILE_MAX_BYTES, label: file });
   } catch (e) {
-    if ((e as { code?: string }).code === "too-large") throw new CliError(`--message-file: ${file} exceeds ${MESSAGE_FILE_MAX_BYTES} bytes`);
+    const code = e instanceof SafeReadError ? e.code : undefined;
+    if (code === "too-large") throw new CliError(`--message-file: ${file} exceeds ${MESSAGE_FILE_MAX_BYTES} bytes`);
+    if (code === "link" || code === "not-regular") throw new CliError(`--message-file: ${file} is not a regular file (links, FIFOs and devices are refused)`);
     throw new CliError(`--message-file: cannot read ${file}: ${(e as Error).message}`);
   }
   try {

@@ -3,7 +3,8 @@
  * without the message text. Inputs are the shared examples, read in place and mutated in memory.
  */
 import { expect, test } from "vitest";
-import { checkAssessmentConsistency, type ConsistencyResult } from "../../../capsules/assessment/consistency.js";
+import { assessmentSignals, checkAssessmentConsistency, type ConsistencyResult } from "../../../capsules/assessment/consistency.js";
+import { evaluateMessage } from "../../../published/pack/match.js";
 import type { Assessment } from "../../../capsules/assessment/types.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { describeShared } from "../../helpers/shared.js";
@@ -170,5 +171,27 @@ describeShared("assessment consistency", () => {
     expect(checkAssessmentConsistency(a, pack())).toEqual({ ok: true });
     const f = failure(checkAssessmentConsistency(a, pack(), { messageText: example("34-").text }));
     expect(f).toMatchObject({ path: "assessment.hypotheses[0].evidence_classes[0]", rule: "message-match" });
+  });
+
+  test("with the message and the caller's evaluation: reused for the same signal set, so edits are still caught", () => {
+    const ex = example("08-");
+    const signals = assessmentSignals(ex.assessment);
+    const evaluation = evaluateMessage(pack(), ex.text!, signals);
+    expect(checkAssessmentConsistency(ex.assessment, pack(), { messageText: ex.text, messageEvaluation: { signals, evaluation } })).toEqual({ ok: true });
+    const a = mutated("08-", (x) => x.hypotheses[0].matched_indicators[1].term_hits.pop());
+    const f = failure(checkAssessmentConsistency(a, pack(), { messageText: ex.text, messageEvaluation: { signals, evaluation } }));
+    expect(f).toMatchObject({ path: "assessment.hypotheses[0].matched_indicators[1].term_hits", rule: "message-match" });
+  });
+
+  test("with the message: an evaluation made with another signal set is not reused (the match is re-run)", () => {
+    const ex = example("08-");
+    // An evaluation that disagrees with the assessment (of an empty text, with no signal): believed when it is
+    // passed off as made with the assessment's own signal set, ignored when it says it was made with another.
+    const none = new Set<string>();
+    expect(assessmentSignals(ex.assessment).size).toBeGreaterThan(0);
+    const evaluation = evaluateMessage(pack(), "", none);
+    const withoutSignals = failure(checkAssessmentConsistency(ex.assessment, pack(), { messageText: ex.text, messageEvaluation: { signals: assessmentSignals(ex.assessment), evaluation } }));
+    expect(withoutSignals.rule).toBe("message-match");
+    expect(checkAssessmentConsistency(ex.assessment, pack(), { messageText: ex.text, messageEvaluation: { signals: none, evaluation } })).toEqual({ ok: true });
   });
 });
