@@ -62,7 +62,9 @@ export async function benchCapsuleBuild(): Promise<BenchResult[]> {
       const noStore = await measure(() => oneShot(bin, home, typical, ["--no-store"]), { runs: 15, warmup: 2 });
       rows.push(atMostOverFloor(`capsule build one-shot process (${kb}, --no-store)`, noStore, floor, 15));
       const stored = await measure(() => oneShot(bin, home, typical, []), { runs: 15, warmup: 2 });
-      rows.push({ name: `capsule build one-shot process (${kb}, sealed into the store)`, median_ms: stored, figures: { "floor ms": floor, "over floor ms": stored - floor } });
+      // The same assessment each run: after the first, the store already holds it (idempotent recording), so this
+      // measures the "already recorded" path; the assess group measures a new sealed capsule each run.
+      rows.push({ name: `capsule build one-shot process (${kb}, same assessment each run: already recorded, nothing sealed)`, median_ms: stored, figures: { "floor ms": floor, "over floor ms": stored - floor } });
     } else {
       process.stderr.write(`bench build: ${bin} is missing (run npm run build); one-shot rows skipped\n`);
     }
