@@ -15,9 +15,9 @@
  * once and looks each position up, so its cost grows with the outward text, not with the size of the store.
  */
 import { indexPath, isJsonFloat, isJsonObject, memberPath } from "../../src/json/value.js";
-import { bytesHex, decodingLayers, foldText, HEX_WINDOW, hexRuns, hexWindowKey, hexWindowKeys, reversed, wholeTokens } from "./forms.js";
+import { bytesHex, decodingLayers, digitWindowKeys, foldText, HEX_WINDOW, hexRuns, hexWindowKeys, reversed, wholeTokens } from "./forms.js";
 import type { PrivateKind, PrivateValue } from "./private-values.js";
-import { valueForms } from "./value-forms.js";
+import { PHONE_RUN, valueForms } from "./value-forms.js";
 
 /** A guard hit: what kind of private value was found. Never carries the value. */
 export interface GuardHit {
@@ -44,12 +44,12 @@ const KINDS: readonly PrivateKind[] = [
 ];
 
 /**
- * A set of 48-bit hex-window keys with a kind each: open addressing in typed arrays (a Map of a million numbers
- * would cost ten times the memory).
+ * A set of window keys (48-bit hex windows, or decimal digit windows) with a kind each: open addressing in typed
+ * arrays (a Map of a million numbers would cost ten times the memory).
  */
 const EMPTY_KEYS = new Float64Array(0);
 
-class HexWindows {
+class WindowKeys {
   private keys = EMPTY_KEYS;
   private kinds = new Uint8Array(0);
   private count = 0;
@@ -66,8 +66,8 @@ class HexWindows {
   }
 
   add(key: number, kind: number): void {
-    if ((this.count + 1) * 2 > this.keys.length) this.grow();
-    if (this.count === 0 && this.keys === EMPTY_KEYS) this.grow();
+    // At most 70 % full: linear probing stays short, and a million windows take 16 MB, not 32.
+    if ((this.count + 1) * 10 > this.keys.length * 7) this.grow();
     const i = this.slot(key, this.keys);
     if (this.keys[i] === key) return;
     this.keys[i] = key;
@@ -105,9 +105,45 @@ const KEY_SHORT = 4;
 const MAX_DEPTH = 64;
 const SAFE_NAME = /^[a-z_][a-z0-9_]{0,63}$/;
 
-interface Entry {
-  readonly form: string;
-  readonly kind: PrivateKind;
+/**
+ * An indexed text form: one character naming its kind (code {@link KIND_BASE} + index in {@link KINDS}), then the
+ * form. One string per form keeps the index of a large store small (no object per form).
+ */
+type Tagged = string;
+const KIND_BASE = 0x41;
+
+function tag(form: string, kind: number): Tagged {
+  return String.fromCharCode(KIND_BASE + kind) + form;
+}
+
+function kindOf(t: Tagged): PrivateKind {
+  return KINDS[t.charCodeAt(0) - KIND_BASE];
+}
+
+/** True when the form of `t` occurs in `c` at `p`. */
+function formAt(c: string, p: number, t: Tagged): boolean {
+  const n = t.length - 1;
+  if (p + n > c.length) return false;
+  for (let i = 0; i < n; i++) if (c.charCodeAt(p + i) !== t.charCodeAt(i + 1)) return false;
+  return true;
+}
+
+/** Adds a tagged form to a prefix bucket (a single form, or a list when several share the prefix); no duplicates. */
+function addToBucket(index: Map<string, Tagged | Tagged[]>, key: string, t: Tagged): boolean {
+  const b = index.get(key);
+  if (b === undefined) {
+    index.set(key, t);
+    return true;
+  }
+  const sameForm = (e: Tagged) => e.length === t.length && e.endsWith(t.slice(1));
+  if (typeof b === "string") {
+    if (sameForm(b)) return false;
+    index.set(key, [b, t]);
+    return true;
+  }
+  if (b.some(sameForm)) return false;
+  b.push(t);
+  return true;
 }
 
 export interface CheckOptions {
@@ -119,12 +155,14 @@ export interface CheckOptions {
 }
 
 export class OutwardGuard {
-  private readonly long = new Map<string, Entry[]>();
-  private readonly mid = new Map<string, Entry[]>();
+  /** Text forms of a small guard, searched directly; undefined once the guard grew past {@link DIRECT_MAX}. */
+  private direct: Map<string, PrivateKind> | undefined = new Map();
+  private readonly long = new Map<string, Tagged | Tagged[]>();
+  private readonly mid = new Map<string, Tagged | Tagged[]>();
+  private textForms = 0;
   private readonly short = new Map<string, PrivateKind>();
-  private readonly hex = new HexWindows();
-  /** Every text form with its kind (small guards search these directly instead of the index). */
-  private readonly forms = new Map<string, PrivateKind>();
+  private readonly hex = new WindowKeys();
+  private readonly digits = new WindowKeys();
   private count = 0;
 
   constructor(values: Iterable<PrivateValue> = []) {
@@ -138,20 +176,23 @@ export class OutwardGuard {
 
   /** True when no value was added (every check passes). */
   get empty(): boolean {
-    return this.forms.size === 0 && this.short.size === 0 && this.hex.size === 0;
+    return this.textForms === 0 && this.short.size === 0 && this.hex.size === 0 && this.digits.size === 0;
   }
 
   /**
-   * A quick pass for small guards: false when no form, token or hex window of this guard can occur in any of the
+   * A quick pass for small guards: false when no form, token or window of this guard can occur in any of the
    * texts (then every check of them passes); true when the full search must run.
    */
   private mayHit(texts: readonly string[]): boolean {
-    if (this.forms.size > DIRECT_MAX) return true;
+    if (this.direct === undefined) return true;
     const ps = texts.map((t) => prepared(t));
-    const joined = ps.map((p) => p.compacts.join("\u0000")).join("\u0000");
-    for (const form of this.forms.keys()) if (joined.includes(form)) return true;
+    if (this.direct.size > 0) {
+      const joined = ps.map((p) => p.joined).join("\u0000");
+      for (const form of this.direct.keys()) if (joined.includes(form)) return true;
+    }
     if (this.short.size > 0) for (const p of ps) for (const t of p.tokens) if (this.short.has(t)) return true;
-    if (this.hex.size > 0) for (const p of ps) for (const run of p.hex) for (const k of hexWindowKeys(run)) if (this.hex.get(k) >= 0) return true;
+    if (this.hex.size > 0) for (const p of ps) for (const k of p.hexKeys) if (this.hex.get(k) >= 0) return true;
+    if (this.digits.size > 0) for (const p of ps) for (const k of p.digitKeys) if (this.digits.get(k) >= 0) return true;
     return false;
   }
 
@@ -160,45 +201,65 @@ export class OutwardGuard {
     for (const v of values) {
       this.count++;
       const f = valueForms(v);
-      for (const form of f.text) {
-        if (this.forms.has(form)) continue;
-        this.forms.set(form, v.kind);
-        const index = form.length >= KEY_LONG ? this.long : this.mid;
-        const key = form.slice(0, form.length >= KEY_LONG ? KEY_LONG : KEY_SHORT);
-        const bucket = index.get(key);
-        if (bucket) bucket.push({ form, kind: v.kind });
-        else index.set(key, [{ form, kind: v.kind }]);
-      }
+      const kind = KINDS.indexOf(v.kind);
+      for (const form of f.text) this.addText(form, v.kind, kind);
       for (const t of f.tokens) if (!this.short.has(t)) this.short.set(t, v.kind);
-      for (const run of f.hex) for (const k of hexWindowKeys(run)) this.hex.add(k, KINDS.indexOf(v.kind));
+      for (const run of f.hex) for (const k of hexWindowKeys(run)) this.hex.add(k, kind);
+      for (const run of f.digits) for (const k of digitWindowKeys(run, PHONE_RUN)) this.digits.add(k, kind);
     }
+  }
+
+  private addText(form: string, kind: PrivateKind, kindIndex: number): void {
+    if (this.direct !== undefined) {
+      if (this.direct.has(form)) return;
+      this.direct.set(form, kind);
+      this.textForms++;
+      if (this.direct.size <= DIRECT_MAX) return;
+      // Grown past a capsule's worth of values: index every form by its prefix from now on.
+      const forms = this.direct;
+      this.direct = undefined;
+      for (const [f, k] of forms) this.index(f, KINDS.indexOf(k));
+      return;
+    }
+    if (this.index(form, kindIndex)) this.textForms++;
+  }
+
+  private index(form: string, kind: number): boolean {
+    const long = form.length >= KEY_LONG;
+    return addToBucket(long ? this.long : this.mid, form.slice(0, long ? KEY_LONG : KEY_SHORT), tag(form, kind));
   }
 
   /** The kinds found in a compact text. */
   private scanCompact(c: string, found: Set<PrivateKind>): void {
     const n = c.length;
     if (n < KEY_SHORT) return;
-    if (this.forms.size <= DIRECT_MAX) {
+    if (this.direct !== undefined) {
       // A guard over one capsule: a direct search per form is cheaper than a lookup per position.
-      for (const [form, kind] of this.forms) if (c.includes(form)) found.add(kind);
+      for (const [form, kind] of this.direct) if (c.includes(form)) found.add(kind);
       return;
     }
     const hasMid = this.mid.size > 0;
     for (let p = 0; p + KEY_SHORT <= n; p++) {
       if (hasMid) {
         const b = this.mid.get(c.substr(p, KEY_SHORT));
-        if (b) for (const e of b) if (c.startsWith(e.form, p)) found.add(e.kind);
+        if (b !== undefined) this.verify(c, p, b, found);
       }
       if (p + KEY_LONG <= n) {
         const b = this.long.get(c.substr(p, KEY_LONG));
-        if (b) for (const e of b) if (c.startsWith(e.form, p)) found.add(e.kind);
+        if (b !== undefined) this.verify(c, p, b, found);
       }
     }
   }
 
-  private scanHex(run: string, found: Set<PrivateKind>): void {
-    for (let i = 0; i + HEX_WINDOW <= run.length; i++) {
-      const kind = this.hex.get(hexWindowKey(run.slice(i, i + HEX_WINDOW)));
+  private verify(c: string, p: number, b: Tagged | Tagged[], found: Set<PrivateKind>): void {
+    if (typeof b === "string") {
+      if (formAt(c, p, b)) found.add(kindOf(b));
+    } else for (const t of b) if (formAt(c, p, t)) found.add(kindOf(t));
+  }
+
+  private scanKeys(keys: readonly number[], set: WindowKeys, found: Set<PrivateKind>): void {
+    for (const k of keys) {
+      const kind = set.get(k);
       if (kind >= 0) found.add(KINDS[kind]);
     }
   }
@@ -208,14 +269,15 @@ export class OutwardGuard {
     const found = new Set<PrivateKind>();
     if (this.empty || text === "") return found;
     const p = prepared(text);
-    for (const c of p.compacts) this.scanCompact(c, found);
+    if (this.textForms > 0) for (const c of p.compacts) this.scanCompact(c, found);
     if (this.short.size > 0 && opts.tokens !== false) {
       for (const tok of p.tokens) {
         const kind = this.short.get(tok);
         if (kind !== undefined) found.add(kind);
       }
     }
-    if (this.hex.size > 0) for (const run of p.hex) this.scanHex(run, found);
+    if (this.hex.size > 0) this.scanKeys(p.hexKeys, this.hex, found);
+    if (this.digits.size > 0) this.scanKeys(p.digitKeys, this.digits, found);
     return found;
   }
 
@@ -233,7 +295,7 @@ export class OutwardGuard {
    */
   check(value: unknown, root: string, opts: CheckOptions = {}): GuardVerdict {
     if (this.empty) return { ok: true };
-    if (this.forms.size <= DIRECT_MAX) {
+    if (this.direct !== undefined) {
       const texts: string[] = [];
       if (collectTexts(value, 0, texts, opts.isPublic) && !this.mayHit(texts)) return { ok: true };
     }
@@ -290,10 +352,17 @@ export class OutwardGuard {
 interface Prepared {
   /** Compact forms of the text, its refanged form and every decoding layer. */
   readonly compacts: readonly string[];
+  /** The compact forms joined by a separator (small guards search this once per form). */
+  readonly joined: string;
   /** Whole tokens of the same texts. */
   readonly tokens: readonly string[];
-  /** Hex runs of the same texts and of every byte string a base64 run decoded to. */
-  readonly hex: readonly string[];
+  /**
+   * Keys of every {@link HEX_WINDOW}-digit window of the hex runs of the same texts and of every byte string a
+   * base64 run decoded to, read forwards and backwards.
+   */
+  readonly hexKeys: readonly number[];
+  /** Keys of every {@link PHONE_RUN}-digit window of the runs of digits in the compact forms. */
+  readonly digitKeys: readonly number[];
 }
 
 const DIGEST = /^[0-9a-f]{24,}$/;
@@ -320,8 +389,19 @@ function prepared(text: string): Prepared {
   }
   for (const b of layers.bytes) if (b.length * 2 >= HEX_WINDOW) hex.add(bytesHex(b));
   // Reversed hex (a hash written backwards): its runs read backwards meet the forward windows of the value.
-  for (const run of [...hex]) hex.add(reversed(run));
-  const p: Prepared = { compacts: [...compacts], tokens: [...tokens], hex: [...hex] };
+  const hexKeys = new Set<number>();
+  const keys: number[] = [];
+  for (const run of hex) {
+    hexWindowKeys(run, keys);
+    hexWindowKeys(reversed(run), keys);
+  }
+  for (const k of keys) hexKeys.add(k);
+  const digitKeys = new Set<number>();
+  const dkeys: number[] = [];
+  for (const c of compacts) digitWindowKeys(c, PHONE_RUN, dkeys);
+  for (const k of dkeys) digitKeys.add(k);
+  const cs = [...compacts];
+  const p: Prepared = { compacts: cs, joined: cs.join("\u0000"), tokens: [...tokens], hexKeys: [...hexKeys], digitKeys: [...digitKeys] };
   if (text.length <= PREPARED_CACHE_MAX_CHARS) {
     if (preparedCache.size >= PREPARED_CACHE_SIZE) preparedCache.delete(preparedCache.keys().next().value!);
     preparedCache.set(text, p);
