@@ -346,8 +346,8 @@ export function foldDigits(digits: string): string {
 }
 
 /**
- * Every `width`-digit window of the runs of folded digits in a compact form (or of plain ASCII digits: both read
- * alike, since every other digit folds to itself), as numbers, appended to `out`. `width` ≤ 15.
+ * Every `width`-digit window of the runs of digits in a compact form (a folded digit, such as `o` for 0, reads as
+ * the digit) or in a string of ASCII digits, as numbers, appended to `out`. `width` ≤ 15.
  */
 export function digitWindowKeys(compact: string, width: number, out: number[] = []): number[] {
   const high = 10 ** (width - 1);
@@ -355,9 +355,8 @@ export function digitWindowKeys(compact: string, width: number, out: number[] = 
   let len = 0;
   for (let i = 0; i < compact.length; i++) {
     const c = compact.charCodeAt(i);
-    let d = c < 128 ? FOLDED_DIGIT[c] : -1;
-    if (c === 48) d = 0;
-    else if (c === 49) d = 1;
+    // An ASCII digit reads as itself (a value's digits are given as written), anything else as the digit it is the fold of.
+    const d = c >= 48 && c <= 57 ? c - 48 : c < 128 ? FOLDED_DIGIT[c] : -1;
     if (d < 0) {
       len = 0;
       key = 0;

@@ -9,8 +9,9 @@
  *     guard.checkText("call 98765 01234")       // → { kind: "ioc_value" } | undefined
  *     guard.check(candidate, "candidate")       // → { ok: true } | { ok: false, hits, reason }
  *
- * Every value's forms (value-forms.ts) are computed once, when it is added, into indexes: compact forms by their
- * first {@link KEY_LONG} (or {@link KEY_SHORT}) characters, whole-token forms in a set, and every 12-digit window
+ * Every value's forms (value-forms.ts) are computed once, when it is added, into indexes: compact forms by
+ * {@link KEY_LONG} (or {@link KEY_SHORT}) of their characters (the first, middle or last ones, whichever are least
+ * shared), whole-token forms in a set, every 7-digit window of phone digits as a number and every 12-digit window
  * of hex values as a 48-bit number. A check folds the outward text (and every decoding layer of it, forms.ts)
  * once and looks each position up, so its cost grows with the outward text, not with the size of the store.
  */
@@ -97,53 +98,75 @@ class WindowKeys {
   }
 }
 
-/** Compact forms at least this long are indexed by their first KEY_LONG characters. */
+/** Compact forms at least this long are indexed by KEY_LONG of their characters. */
 const KEY_LONG = 8;
-/** Shorter compact forms (down to 4 characters) by their first KEY_SHORT characters. */
+/** Shorter compact forms (down to 4 characters) by KEY_SHORT of their characters. */
 const KEY_SHORT = 4;
 /** Deeper nesting is not searched; it is reported instead. */
 const MAX_DEPTH = 64;
 const SAFE_NAME = /^[a-z_][a-z0-9_]{0,63}$/;
 
 /**
- * An indexed text form: one character naming its kind (code {@link KIND_BASE} + index in {@link KINDS}), then the
- * form. One string per form keeps the index of a large store small (no object per form).
+ * An indexed text form: one character naming its kind (code {@link KIND_BASE} + index in {@link KINDS}), one giving
+ * the offset in the form of the key it is filed under, then the form. One string per form keeps the index of a
+ * large store small (no object per form).
  */
 type Tagged = string;
 const KIND_BASE = 0x41;
+/** A key is taken at most this far into a form (the offset is one UTF-16 code unit of the tag). */
+const MAX_OFFSET = 0xffff;
+/** Characters of a tag before the form. */
+const TAG = 2;
 
-function tag(form: string, kind: number): Tagged {
-  return String.fromCharCode(KIND_BASE + kind) + form;
+function tag(form: string, kind: number, offset: number): Tagged {
+  return String.fromCharCode(KIND_BASE + kind, offset) + form;
 }
 
 function kindOf(t: Tagged): PrivateKind {
   return KINDS[t.charCodeAt(0) - KIND_BASE];
 }
 
-/** True when the form of `t` occurs in `c` at `p`. */
-function formAt(c: string, p: number, t: Tagged): boolean {
-  const n = t.length - 1;
-  if (p + n > c.length) return false;
-  for (let i = 0; i < n; i++) if (c.charCodeAt(p + i) !== t.charCodeAt(i + 1)) return false;
+/** True when the form of `t` occurs in `c` where its key sits at `p`. */
+function formAtKey(c: string, p: number, t: Tagged): boolean {
+  const start = p - t.charCodeAt(1);
+  const n = t.length - TAG;
+  if (start < 0 || start + n > c.length) return false;
+  for (let i = 0; i < n; i++) if (c.charCodeAt(start + i) !== t.charCodeAt(i + TAG)) return false;
   return true;
 }
 
-/** Adds a tagged form to a prefix bucket (a single form, or a list when several share the prefix); no duplicates. */
-function addToBucket(index: Map<string, Tagged | Tagged[]>, key: string, t: Tagged): boolean {
+type Bucket = Tagged | Tagged[];
+
+function bucketSize(b: Bucket | undefined): number {
+  return b === undefined ? 0 : typeof b === "string" ? 1 : b.length;
+}
+
+/**
+ * Files a form under one of its keys: its first, middle or last `width` characters, whichever bucket holds the
+ * fewest forms. Many forms share a start (a URL's scheme and host, a template sentence) or an end (`for sale`), and
+ * a crowded bucket is searched at every position where an outward text has its key; the scan reads every position,
+ * so any key of a form finds it.
+ */
+function fileForm(index: Map<string, Bucket>, form: string, width: number, kind: number): void {
+  const last = Math.min(form.length - width, MAX_OFFSET);
+  let offset = 0;
+  let key = form.slice(0, width);
+  let size = bucketSize(index.get(key));
+  for (const o of last > 0 ? [last >> 1, last] : []) {
+    if (size === 0) break;
+    const k = form.substr(o, width);
+    const n = bucketSize(index.get(k));
+    if (n < size) {
+      offset = o;
+      key = k;
+      size = n;
+    }
+  }
+  const t = tag(form, kind, offset);
   const b = index.get(key);
-  if (b === undefined) {
-    index.set(key, t);
-    return true;
-  }
-  const sameForm = (e: Tagged) => e.length === t.length && e.endsWith(t.slice(1));
-  if (typeof b === "string") {
-    if (sameForm(b)) return false;
-    index.set(key, [b, t]);
-    return true;
-  }
-  if (b.some(sameForm)) return false;
-  b.push(t);
-  return true;
+  if (b === undefined) index.set(key, t);
+  else if (typeof b === "string") index.set(key, [b, t]);
+  else b.push(t);
 }
 
 export interface CheckOptions {
@@ -155,11 +178,15 @@ export interface CheckOptions {
 }
 
 export class OutwardGuard {
-  /** Text forms of a small guard, searched directly; undefined once the guard grew past {@link DIRECT_MAX}. */
-  private direct: Map<string, PrivateKind> | undefined = new Map();
-  private readonly long = new Map<string, Tagged | Tagged[]>();
-  private readonly mid = new Map<string, Tagged | Tagged[]>();
-  private textForms = 0;
+  /** Every text form with its kind (the first value's kind when several values share a form). */
+  private readonly forms = new Map<string, PrivateKind>();
+  /**
+   * False while the guard holds at most {@link DIRECT_MAX} text forms (a capsule's worth: each form is searched
+   * directly); true once they are filed in {@link long} and {@link mid} by key.
+   */
+  private indexed = false;
+  private readonly long = new Map<string, Bucket>();
+  private readonly mid = new Map<string, Bucket>();
   private readonly short = new Map<string, PrivateKind>();
   private readonly hex = new WindowKeys();
   private readonly digits = new WindowKeys();
@@ -176,7 +203,7 @@ export class OutwardGuard {
 
   /** True when no value was added (every check passes). */
   get empty(): boolean {
-    return this.textForms === 0 && this.short.size === 0 && this.hex.size === 0 && this.digits.size === 0;
+    return this.forms.size === 0 && this.short.size === 0 && this.hex.size === 0 && this.digits.size === 0;
   }
 
   /**
@@ -184,11 +211,11 @@ export class OutwardGuard {
    * texts (then every check of them passes); true when the full search must run.
    */
   private mayHit(texts: readonly string[]): boolean {
-    if (this.direct === undefined) return true;
+    if (this.indexed) return true;
     const ps = texts.map((t) => prepared(t));
-    if (this.direct.size > 0) {
+    if (this.forms.size > 0) {
       const joined = ps.map((p) => p.joined).join("\u0000");
-      for (const form of this.direct.keys()) if (joined.includes(form)) return true;
+      for (const form of this.forms.keys()) if (joined.includes(form)) return true;
     }
     if (this.short.size > 0) for (const p of ps) for (const t of p.tokens) if (this.short.has(t)) return true;
     if (this.hex.size > 0) for (const p of ps) for (const k of p.hexKeys) if (this.hex.get(k) >= 0) return true;
@@ -210,32 +237,28 @@ export class OutwardGuard {
   }
 
   private addText(form: string, kind: PrivateKind, kindIndex: number): void {
-    if (this.direct !== undefined) {
-      if (this.direct.has(form)) return;
-      this.direct.set(form, kind);
-      this.textForms++;
-      if (this.direct.size <= DIRECT_MAX) return;
-      // Grown past a capsule's worth of values: index every form by its prefix from now on.
-      const forms = this.direct;
-      this.direct = undefined;
-      for (const [f, k] of forms) this.index(f, KINDS.indexOf(k));
-      return;
+    if (this.forms.has(form)) return;
+    this.forms.set(form, kind);
+    if (this.indexed) this.index(form, kindIndex);
+    else if (this.forms.size > DIRECT_MAX) {
+      // Grown past a capsule's worth of values: every form is looked up by key from now on.
+      this.indexed = true;
+      for (const [f, k] of this.forms) this.index(f, KINDS.indexOf(k));
     }
-    if (this.index(form, kindIndex)) this.textForms++;
   }
 
-  private index(form: string, kind: number): boolean {
-    const long = form.length >= KEY_LONG;
-    return addToBucket(long ? this.long : this.mid, form.slice(0, long ? KEY_LONG : KEY_SHORT), tag(form, kind));
+  private index(form: string, kind: number): void {
+    if (form.length >= KEY_LONG) fileForm(this.long, form, KEY_LONG, kind);
+    else fileForm(this.mid, form, KEY_SHORT, kind);
   }
 
   /** The kinds found in a compact text. */
   private scanCompact(c: string, found: Set<PrivateKind>): void {
     const n = c.length;
     if (n < KEY_SHORT) return;
-    if (this.direct !== undefined) {
+    if (!this.indexed) {
       // A guard over one capsule: a direct search per form is cheaper than a lookup per position.
-      for (const [form, kind] of this.direct) if (c.includes(form)) found.add(kind);
+      for (const [form, kind] of this.forms) if (c.includes(form)) found.add(kind);
       return;
     }
     const hasMid = this.mid.size > 0;
@@ -251,10 +274,10 @@ export class OutwardGuard {
     }
   }
 
-  private verify(c: string, p: number, b: Tagged | Tagged[], found: Set<PrivateKind>): void {
+  private verify(c: string, p: number, b: Bucket, found: Set<PrivateKind>): void {
     if (typeof b === "string") {
-      if (formAt(c, p, b)) found.add(kindOf(b));
-    } else for (const t of b) if (formAt(c, p, t)) found.add(kindOf(t));
+      if (formAtKey(c, p, b)) found.add(kindOf(b));
+    } else for (const t of b) if (formAtKey(c, p, t)) found.add(kindOf(t));
   }
 
   private scanKeys(keys: readonly number[], set: WindowKeys, found: Set<PrivateKind>): void {
@@ -269,7 +292,7 @@ export class OutwardGuard {
     const found = new Set<PrivateKind>();
     if (this.empty || text === "") return found;
     const p = prepared(text);
-    if (this.textForms > 0) for (const c of p.compacts) this.scanCompact(c, found);
+    if (this.forms.size > 0) for (const c of p.compacts) this.scanCompact(c, found);
     if (this.short.size > 0 && opts.tokens !== false) {
       for (const tok of p.tokens) {
         const kind = this.short.get(tok);
@@ -295,7 +318,7 @@ export class OutwardGuard {
    */
   check(value: unknown, root: string, opts: CheckOptions = {}): GuardVerdict {
     if (this.empty) return { ok: true };
-    if (this.direct !== undefined) {
+    if (!this.indexed) {
       const texts: string[] = [];
       if (collectTexts(value, 0, texts, opts.isPublic) && !this.mayHit(texts)) return { ok: true };
     }
