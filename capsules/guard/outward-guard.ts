@@ -16,7 +16,7 @@
  * once and looks each position up, so its cost grows with the outward text, not with the size of the store.
  */
 import { indexPath, isJsonFloat, isJsonObject, memberPath } from "../../src/json/value.js";
-import { bytesHex, decodingLayers, digitWindowKeys, foldText, HEX_WINDOW, hexRuns, hexWindowKeys, reversed, wholeTokens } from "./forms.js";
+import { bytesHex, decodingLayers, digitWindowKeys, foldText, HEX_WINDOW, hexRuns, hexWindowKeys, wholeTokens } from "./forms.js";
 import type { PrivateKind, PrivateValue } from "./private-values.js";
 import { PHONE_RUN, valueForms } from "./value-forms.js";
 
@@ -67,8 +67,10 @@ class WindowKeys {
   }
 
   add(key: number, kind: number): void {
-    // At most 70 % full: linear probing stays short, and a million windows take 16 MB, not 32.
-    if ((this.count + 1) * 10 > this.keys.length * 7) this.grow();
+    // At most half full while small (most lookups miss, and a miss probes until an empty slot), at most 70 % full
+    // from 2^16 slots on (a million windows take 16 MB, not 32).
+    const limit = this.keys.length < 1 << 16 ? 5 : 7;
+    if ((this.count + 1) * 10 > this.keys.length * limit) this.grow();
     const i = this.slot(key, this.keys);
     if (this.keys[i] === key) return;
     this.keys[i] = key;
@@ -213,10 +215,7 @@ export class OutwardGuard {
   private mayHit(texts: readonly string[]): boolean {
     if (this.indexed) return true;
     const ps = texts.map((t) => prepared(t));
-    if (this.forms.size > 0) {
-      const joined = ps.map((p) => p.joined).join("\u0000");
-      for (const form of this.forms.keys()) if (joined.includes(form)) return true;
-    }
+    if (this.forms.size > 0) for (const form of this.forms.keys()) for (const p of ps) if (p.joined.includes(form)) return true;
     if (this.short.size > 0) for (const p of ps) for (const t of p.tokens) if (this.short.has(t)) return true;
     if (this.hex.size > 0) for (const p of ps) for (const k of p.hexKeys) if (this.hex.get(k) >= 0) return true;
     if (this.digits.size > 0) for (const p of ps) for (const k of p.digitKeys) if (this.digits.get(k) >= 0) return true;
@@ -412,19 +411,16 @@ function prepared(text: string): Prepared {
   }
   for (const b of layers.bytes) if (b.length * 2 >= HEX_WINDOW) hex.add(bytesHex(b));
   // Reversed hex (a hash written backwards): its runs read backwards meet the forward windows of the value.
-  const hexKeys = new Set<number>();
-  const keys: number[] = [];
+  // Keys may repeat (a lookup more costs less than a set of every key).
+  const hexKeys: number[] = [];
   for (const run of hex) {
-    hexWindowKeys(run, keys);
-    hexWindowKeys(reversed(run), keys);
+    hexWindowKeys(run, hexKeys);
+    hexWindowKeys(run, hexKeys, true);
   }
-  for (const k of keys) hexKeys.add(k);
-  const digitKeys = new Set<number>();
-  const dkeys: number[] = [];
-  for (const c of compacts) digitWindowKeys(c, PHONE_RUN, dkeys);
-  for (const k of dkeys) digitKeys.add(k);
+  const digitKeys: number[] = [];
+  for (const c of compacts) digitWindowKeys(c, PHONE_RUN, digitKeys);
   const cs = [...compacts];
-  const p: Prepared = { compacts: cs, joined: cs.join("\u0000"), tokens: [...tokens], hexKeys: [...hexKeys], digitKeys: [...digitKeys] };
+  const p: Prepared = { compacts: cs, joined: cs.join("\u0000"), tokens: [...tokens], hexKeys, digitKeys };
   if (text.length <= PREPARED_CACHE_MAX_CHARS) {
     if (preparedCache.size >= PREPARED_CACHE_SIZE) preparedCache.delete(preparedCache.keys().next().value!);
     preparedCache.set(text, p);
