@@ -215,7 +215,11 @@ export class OutwardGuard {
   private mayHit(texts: readonly string[]): boolean {
     if (this.indexed) return true;
     const ps = texts.map((t) => prepared(t));
-    if (this.forms.size > 0) for (const form of this.forms.keys()) for (const p of ps) if (p.joined.includes(form)) return true;
+    if (this.forms.size > 0) {
+      // One string for every text: a search per form, not per form and text (candidates have dozens of strings).
+      const joined = ps.map((p) => p.joined).join("\u0000");
+      for (const form of this.forms.keys()) if (joined.includes(form)) return true;
+    }
     if (this.short.size > 0) for (const p of ps) for (const t of p.tokens) if (this.short.has(t)) return true;
     if (this.hex.size > 0) for (const p of ps) for (const k of p.hexKeys) if (this.hex.get(k) >= 0) return true;
     if (this.digits.size > 0) for (const p of ps) for (const k of p.digitKeys) if (this.digits.get(k) >= 0) return true;
