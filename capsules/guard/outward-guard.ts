@@ -78,6 +78,22 @@ class WindowKeys {
     this.count++;
   }
 
+  /** True when any of `keys` is in the set (one loop, the table read once: a candidate looks up a thousand keys). */
+  hasAny(keys: readonly number[]): boolean {
+    if (this.count === 0) return false;
+    const table = this.keys;
+    const mask = table.length - 1;
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j];
+      let i = (Math.imul(key | 0, 0x9e3779b1) ^ Math.floor(key / 0x1000000)) & mask;
+      for (let t = table[i]; t !== -1; t = table[i]) {
+        if (t === key) return true;
+        i = (i + 1) & mask;
+      }
+    }
+    return false;
+  }
+
   /** The kind index of a key, or -1. */
   get(key: number): number {
     if (this.count === 0) return -1;
@@ -85,10 +101,17 @@ class WindowKeys {
     return this.keys[i] === key ? this.kinds[i] : -1;
   }
 
-  private grow(): void {
+  /** Makes room for `more` keys at once (a guard over one capsule then allocates its table once). */
+  reserve(more: number): void {
+    let size = Math.max(64, this.keys.length);
+    while ((this.count + more) * 10 > size * (size < 1 << 16 ? 5 : 7)) size *= 2;
+    if (size > this.keys.length) this.grow(size);
+  }
+
+  private grow(to = Math.max(64, this.keys.length * 2)): void {
     const oldKeys = this.keys;
     const oldKinds = this.kinds;
-    const size = Math.max(64, oldKeys.length * 2);
+    const size = to;
     this.keys = new Float64Array(size).fill(-1);
     this.kinds = new Uint8Array(size);
     for (let j = 0; j < oldKeys.length; j++) {
@@ -221,8 +244,8 @@ export class OutwardGuard {
       for (const form of this.forms.keys()) if (joined.includes(form)) return true;
     }
     if (this.short.size > 0) for (const p of ps) for (const t of p.tokens) if (this.short.has(t)) return true;
-    if (this.hex.size > 0) for (const p of ps) for (const k of p.hexKeys) if (this.hex.get(k) >= 0) return true;
-    if (this.digits.size > 0) for (const p of ps) for (const k of p.digitKeys) if (this.digits.get(k) >= 0) return true;
+    if (this.hex.size > 0) for (const p of ps) if (this.hex.hasAny(p.hexKeys)) return true;
+    if (this.digits.size > 0) for (const p of ps) if (this.digits.hasAny(p.digitKeys)) return true;
     return false;
   }
 
@@ -234,6 +257,7 @@ export class OutwardGuard {
       const kind = KINDS.indexOf(v.kind);
       for (const form of f.text) this.addText(form, v.kind, kind);
       for (const t of f.tokens) if (!this.short.has(t)) this.short.set(t, v.kind);
+      if (f.hex.length > 0) this.hex.reserve(f.hex.reduce((n, run) => n + Math.max(0, run.length - HEX_WINDOW + 1), 0));
       for (const run of f.hex) for (const k of hexWindowKeys(run)) this.hex.add(k, kind);
       for (const run of f.digits) for (const k of digitWindowKeys(run, PHONE_RUN)) this.digits.add(k, kind);
     }
