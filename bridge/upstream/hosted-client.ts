@@ -4,7 +4,8 @@
  * schema-drift reporting, the outward guard (capsules/guard), byte-faithful `tools/call` results, and the `unavailable` result for
  * every way the upstream can fail. Published files are fetched through {@link PublishedFiles}. Answers may come as
  * JSON or as a `text/event-stream` (the event carrying the response to our id is picked); a session id the server
- * sets is kept and sent, a 404 for it re-initialises once, and `notifications/initialized` follows `initialize`.
+ * sets is kept and sent, a 404 for it re-initialises once, and `notifications/initialized` follows `initialize`. A
+ * `notifications/tools/list_changed` event in a streamed answer makes the next call re-discover first.
  *
  * Over 400 lines because one class holds the state its request path and discovery share (negotiated version,
  * session, last discovery); the wire pieces are in http-transport.ts, event-stream.ts and json-rpc.ts.
@@ -16,12 +17,14 @@ import type { GuardVerdict, OutwardGuard } from "../../capsules/guard/outward-gu
 import { DEFAULT_TIMEOUT_MS } from "../../src/config.js";
 import { terminalSafe } from "../terminal-text.js";
 import { Agents, MAX_RESPONSE_BYTES, mediaType, sendHttp, TransportError, type HttpResponse } from "./http-transport.js";
-import { answersRequest, buildNotification, buildRequest, MAX_REQUEST_BYTES, parseResponse, topLevelSpans, type RpcErrorObject } from "./json-rpc.js";
+import { answersRequest, buildNotification, buildRequest, isNotification, MAX_REQUEST_BYTES, parseResponse, topLevelSpans, type RpcErrorObject } from "./json-rpc.js";
 import { isPublicToolName, PINNED_TOOLS, PUBLIC_TOOL_NAMES, type PublicToolName } from "./pinned-tools.js";
 import { PublishedFiles, type PublishedOutcome } from "./published-files.js";
 import { detectDrift, formatDrift, isReadOnly, type DriftReport } from "./schema-drift.js";
 import { unavailableResult, type UnavailableResult } from "./unavailable.js";
 
+/** The upstream's notice that its tool list changed: the next call re-discovers first (issue 11 item 5). */
+export const TOOLS_LIST_CHANGED = "notifications/tools/list_changed";
 /** Discovery is refreshed at least this often (issue 11 item 5). */
 export const DISCOVERY_MAX_AGE_MS = 60_000;
 /** Protocol versions the hosted server accepts in `MCP-Protocol-Version` (§1.4); the first is preferred. */
@@ -297,8 +300,12 @@ export class HostedClient {
           signal: opts.signal,
           maxResponseBytes: this.opts.maxResponseBytes ?? MAX_RESPONSE_BYTES,
           retryDelayMs: this.opts.retryDelayMs,
-          // A streamed answer: the event carrying the response to this request's id.
-          pickEvent: (data) => answersRequest(data, id),
+          // A streamed answer: the event carrying the response to this request's id. Events before it may carry
+          // notices; a changed tool list makes the next call re-discover (a tool may have stopped being read-only).
+          pickEvent: (data) => {
+            if (isNotification(data, TOOLS_LIST_CHANGED)) this.invalidateDiscovery();
+            return answersRequest(data, id);
+          },
         },
         this.agents,
       );

@@ -36,6 +36,20 @@ export function answersRequest(data: string, id: number): boolean {
   return r.id === id || (r.id === null && "error" in r);
 }
 
+/** True when `data` is a JSON-RPC notification (a `method` and no `id`) of the given method. */
+export function isNotification(data: string, method: string): boolean {
+  if (!data.includes(method)) return false;
+  let m: unknown;
+  try {
+    m = JSON.parse(data);
+  } catch {
+    return false;
+  }
+  if (typeof m !== "object" || m === null || Array.isArray(m)) return false;
+  const r = m as Record<string, unknown>;
+  return r.method === method && !("id" in r);
+}
+
 export interface RpcErrorObject {
   code: number;
   message: string;

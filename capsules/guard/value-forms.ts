@@ -6,7 +6,8 @@
  *
  * - every value: its compact form and that form reversed;
  * - phones: their digits, the national significant number (libphonenumber-js) and every run of
- *   {@link PHONE_RUN} of their digits (also reversed);
+ *   {@link PHONE_RUN} of their digits (also reversed), all as windows of {@link PHONE_RUN} digits: any text holding
+ *   one of these holds such a window, so the windows alone are indexed (as numbers, outward-guard.ts);
  * - URLs: host + path and the host alone; channels: the name without `t.me/`;
  * - wallets: each half (also reversed);
  * - message texts: each line or sentence of at least {@link PIECE_MIN} significant characters;
@@ -14,13 +15,19 @@
  *   its hex digits, matched by any {@link HEX_WINDOW}-digit window (see outward-guard.ts), in either case and as
  *   the bytes they encode in base64/base64url.
  *
+ * A text form that a window already covers is left out: the compact form of a phone written only with digits and
+ * separators (its digit windows), and any form of a hex value that holds {@link HEX_WINDOW}+ of its hex digits.
+ *
+ * Forms are computed with one fold pass per piece (forms.ts `foldForms`), and the forms of recently seen values
+ * are kept (many capsules share values: term hits, signal names, a wallet seen in several messages).
+ *
  * A compact form shorter than {@link SHORT_MAX} + 1 characters is not distinctive: it is matched only as a whole
  * token (forms.ts `wholeTokens`), never inside other text. Monetary values (a rate, a spread) are always matched
  * as whole tokens only: a few digits would otherwise be found inside any long number or digest. So are detector
  * signal names: public identifiers whose words occur in ordinary prose.
  */
 import { parsePhoneNumberFromString } from "libphonenumber-js";
-import { compactForm, HEX_WINDOW, refang, reversed, significantLength } from "./forms.js";
+import { compactForm, foldDigits, foldForms, HEX_WINDOW, refang, reversed } from "./forms.js";
 import type { PrivateValue } from "./private-values.js";
 
 /** Compact forms of at most this many characters match only as whole tokens. */
@@ -39,6 +46,8 @@ export interface ValueForms {
   tokens: string[];
   /** Lower-case hex strings whose every {@link HEX_WINDOW}-digit window is a hit. */
   hex: string[];
+  /** ASCII digit strings whose every {@link PHONE_RUN}-digit window is a hit (reversed ones listed too). */
+  digits: string[];
 }
 
 const SCHEME = /^(?:h(?:tt|xx)ps?:\/\/|\/\/)?(?:www\.)?/i;
@@ -58,24 +67,58 @@ function nationalNumber(value: string, digits: string): string | undefined {
   }
 }
 
-/** The forms of one private value. */
+/** Forms of recently seen values, by kind, IOC kind and value (bounded; oldest dropped first). */
+const formsCache = new Map<string, ValueForms>();
+const FORMS_CACHE_SIZE = 8192;
+const FORMS_CACHE_MAX_CHARS = 1024;
+
+/** The forms of one private value (the same, frozen arrays for a value seen recently). */
 export function valueForms(v: PrivateValue): ValueForms {
+  if (v.value.length > FORMS_CACHE_MAX_CHARS) return computeForms(v);
+  const key = `${v.kind}\u0000${v.ioc ?? ""}\u0000${v.value}`;
+  const cached = formsCache.get(key);
+  if (cached !== undefined) return cached;
+  const f = computeForms(v);
+  if (formsCache.size >= FORMS_CACHE_SIZE) formsCache.delete(formsCache.keys().next().value!);
+  formsCache.set(key, f);
+  return f;
+}
+
+const HEX_PLAIN = /^[0-9a-f]+$/;
+
+/** The hex digits of a value as the hex index reads it (`0x`, white space, `:` and `-` dropped, lower case). */
+function plainHex(raw: string): string | undefined {
+  const plain = raw.replace(/[\s:-]/g, "").toLowerCase().replace(/^0x/, "");
+  return HEX_PLAIN.test(plain) ? plain : undefined;
+}
+
+function computeForms(v: PrivateValue): ValueForms {
   const text = new Set<string>();
   const tokens = new Set<string>();
   const hex = new Set<string>();
+  const digitRuns = new Set<string>();
+  const value = v.value;
+  // A value that is 12+ hex digits is found by any 12-digit window of it (outward-guard.ts reads hex runs forwards
+  // and backwards, in the plain and the compact form of every decoding layer), so a text form holding 12+ of its
+  // hex digits adds nothing.
+  const valueHex = plainHex(value);
+  const hexIndexed = valueHex !== undefined && valueHex.length >= HEX_WINDOW;
   const addText = (raw: string, alsoReversed = true): void => {
-    const c = compactForm(raw);
-    if (c === "") return;
-    if (significantLength(raw) <= SHORT_MAX) {
-      tokens.add(c);
-      if (alsoReversed) tokens.add(compactForm(reversed(raw)));
+    const f = foldForms(raw);
+    if (f.compact === "") return;
+    if (f.significant <= SHORT_MAX) {
+      tokens.add(f.compact);
+      if (alsoReversed) tokens.add(f.reversed);
       return;
     }
-    text.add(c);
+    if (hexIndexed) {
+      const h = plainHex(raw);
+      if (h !== undefined && h.length >= HEX_WINDOW && valueHex.includes(h)) return;
+    }
+    text.add(f.compact);
     // Folded after reversing: a character may fold to several (m → rn), which must not be reversed themselves.
-    if (alsoReversed) text.add(compactForm(reversed(raw)));
+    if (alsoReversed) text.add(f.reversed);
   };
-  const value = v.value;
   if (v.kind === "monetary_value" || v.kind === "signal_name") {
     // An amount or a rate is a few digits: found only as a whole token, never inside other digits or hex. A detector
     // signal name is one of a published vocabulary of identifiers made of words (`account_rental_offer`): what is
@@ -83,9 +126,21 @@ export function valueForms(v: PrivateValue): ValueForms {
     // ("bank-account rental offers" in a pack source title).
     const c = compactForm(value);
     if (c !== "") tokens.add(c);
-    return { text: [], tokens: [...tokens], hex: [] };
+    return frozen({ text: [], tokens: [...tokens], hex: [], digits: [] });
   }
-  addText(value);
+
+  if (v.kind === "ioc_value" && v.ioc === "phones") {
+    const digits = digitsOf(value);
+    const national = nationalNumber(value, digits);
+    for (const d of national === undefined || digits.includes(national) ? [digits] : [digits, national]) {
+      if (d.length < PHONE_RUN) continue;
+      digitRuns.add(d);
+      digitRuns.add(reversed(d));
+    }
+    // Written with digits and separators only: every occurrence of its compact form (or of that reversed) holds
+    // one of the digit windows.
+    if (!(digits.length >= PHONE_RUN && compactForm(value) === foldDigits(digits))) addText(value);
+  } else addText(value);
 
   if (v.kind === "ioc_value") {
     switch (v.ioc) {
@@ -99,16 +154,6 @@ export function valueForms(v: PrivateValue): ValueForms {
       case "channels":
         addText(value.replace(CHANNEL_PREFIX, ""));
         break;
-      case "phones": {
-        const digits = digitsOf(value);
-        const national = nationalNumber(value, digits);
-        for (const d of national === undefined ? [digits] : [digits, national]) {
-          if (d.length < PHONE_RUN) continue;
-          addText(d);
-          for (let i = 0; i + PHONE_RUN <= d.length; i++) addText(d.slice(i, i + PHONE_RUN));
-        }
-        break;
-      }
       case "wallets": {
         // Halves of the value as written (an odd middle character belongs to neither, so either split is found).
         const cps = [...value];
@@ -130,10 +175,15 @@ export function valueForms(v: PrivateValue): ValueForms {
     }
   }
 
-  const plain = value.replace(/[\s:-]/g, "").toLowerCase().replace(/^0x/, "");
-  if (plain.length >= HEX_WINDOW && /^[0-9a-f]+$/.test(plain)) {
-    // Windows are indexed forwards only; a check also reads every hex run of the outward text backwards.
-    hex.add(plain);
-  }
-  return { text: [...text], tokens: [...tokens], hex: [...hex] };
+  // Windows are indexed forwards only; a check also reads every hex run of the outward text backwards.
+  if (hexIndexed) hex.add(valueHex);
+  return frozen({ text: [...text], tokens: [...tokens], hex: [...hex], digits: [...digitRuns] });
+}
+
+function frozen(f: ValueForms): ValueForms {
+  Object.freeze(f.text);
+  Object.freeze(f.tokens);
+  Object.freeze(f.hex);
+  Object.freeze(f.digits);
+  return Object.freeze(f);
 }

@@ -101,6 +101,9 @@ export function sseEvent(dataLines: string[], opts: { event?: string; id?: strin
   return `${head}${dataLines.map((l) => `data: ${l}\n`).join("")}\n`;
 }
 
+/** The notice a server sends when its tool list changed (MCP 2025-06-18, `listChanged`); the client re-discovers. */
+export const TOOLS_LIST_CHANGED_NOTIFICATION = '{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}';
+
 /** A logging notification the server may send on any stream (the client ignores it). */
 export const SSE_NOTIFICATION = '{"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working"}}';
 

@@ -24,6 +24,7 @@ import {
   paddedResultBody,
   REQUEST_FAULTS,
   SSE_NOTIFICATION,
+  TOOLS_LIST_CHANGED_NOTIFICATION,
   sseEvent,
 } from "./faults.js";
 import { CONNECTION_REFUSED, Origin } from "./origin.js";
@@ -102,6 +103,11 @@ export interface HostedDouble {
   setTransport(t: Partial<TransportMode>): void;
   /** Forgets every session: the next request carrying one is answered 404. */
   expireSessions(): void;
+  /**
+   * Announces that the tool list changed: the next answer sent as an event stream (framing `sse`) carries a
+   * `notifications/tools/list_changed` event before the answer. JSON answers cannot carry it.
+   */
+  announceToolListChanged(): void;
   /** Session ids issued so far, in order. */
   readonly issuedSessions: string[];
   close(): Promise<void>;
@@ -158,6 +164,8 @@ class HostedDoubleServer implements HostedDouble {
   private readonly hung = new Set<ServerResponse>();
   private closed = false;
   private mode: TransportMode = { framing: "json", sessions: false };
+  /** Notifications waiting for the next event-stream answer. */
+  private readonly pendingNotices: string[] = [];
   private readonly liveSessions = new Set<string>();
   private readonly initializedSessions = new Set<string>();
   readonly issuedSessions: string[] = [];
@@ -247,6 +255,10 @@ class HostedDoubleServer implements HostedDouble {
   expireSessions(): void {
     this.liveSessions.clear();
     this.initializedSessions.clear();
+  }
+
+  announceToolListChanged(): void {
+    this.pendingNotices.push(TOOLS_LIST_CHANGED_NOTIFICATION);
   }
 
   async close(): Promise<void> {
@@ -408,7 +420,10 @@ class HostedDoubleServer implements HostedDouble {
     }
     if (fault?.mode === "trickle") return this.trickle(res, reply.status, Buffer.from(reply.body, "utf8"), extra, fault);
     if (reply.status === 200 && fault?.mode === "sse-several") return this.sseSeveral(res, reply.body, extra);
-    if (reply.status === 200 && this.mode.framing === "sse") return this.sse(res, [sseEvent([reply.body], { event: "message" })], extra, false);
+    if (reply.status === 200 && this.mode.framing === "sse") {
+      const notices = this.pendingNotices.splice(0).map((n) => sseEvent([n], { event: "message" }));
+      return this.sse(res, [...notices, sseEvent([reply.body], { event: "message" })], extra, false);
+    }
     return this.send(res, reply.status, reply.body, extra);
   }
 

@@ -134,6 +134,23 @@ describeShared("hosted client against the double", () => {
       expect(err.kind).toBe("rpc-error");
     });
 
+    test("notifications/tools/list_changed: the next call re-discovers, so a tool no longer read-only is not called", async () => {
+      d.setTransport({ framing: "sse" });
+      const c = client();
+      expect((await c.callTool("get_signal", { name: "board-alarm" })).kind).toBe("result");
+      await d.setFault("read-only-removed");
+      // Without a notice the discovery (under 60 s old, no fault since) still holds and the call goes out.
+      expect((await c.callTool("get_signal", { name: "board-alarm" })).kind).toBe("result");
+      d.announceToolListChanged();
+      expect((await c.callTool("list_signals", {})).kind).toBe("result");
+      d.requests.length = 0;
+      const o = await c.callTool("get_signal", { name: "board-alarm" });
+      expect(o.kind).toBe("refused");
+      if (o.kind === "refused") expect(o.reason).toBe("refused: the hosted server does not mark get_signal read-only, so the bridge does not call it");
+      expect(d.mcpPosts().map((r) => JSON.parse(r.body).method)).toEqual(["initialize", "notifications/initialized", "tools/list"]);
+      expect(c.listTools().map((t) => t.name)).not.toContain("get_signal");
+    });
+
     test("the answer is picked among other events, split data lines are joined, and the open stream is not awaited", async () => {
       const c = client({ timeoutMs: 5_000 });
       await c.discover();

@@ -1,7 +1,7 @@
 /** Unit tests of the upstream client's pure modules: unavailable results, egress guard, pinned tools, drift, JSON-RPC bodies. */
 import { describe, expect, test } from "vitest";
 import { OutwardGuard } from "../../../capsules/guard/outward-guard.js";
-import { buildRequest, parseResponse, topLevelSpans } from "../../../bridge/upstream/json-rpc.js";
+import { buildRequest, isNotification, parseResponse, topLevelSpans } from "../../../bridge/upstream/json-rpc.js";
 import { isPublicToolName, PINNED_TOOLS, PUBLIC_TOOL_NAMES } from "../../../bridge/upstream/pinned-tools.js";
 import { compareSchemas, detectDrift, formatDrift, isReadOnly } from "../../../bridge/upstream/schema-drift.js";
 import { CALM_SENTENCE, isUnavailableResult, notConfiguredResult, unavailableResult } from "../../../bridge/upstream/unavailable.js";
@@ -67,6 +67,20 @@ describe("outward guard on upstream arguments", () => {
   });
   test("empty private values are ignored instead of matching everything", () => {
     expect(checkEgress({ q: "anything" }, { values: ["", "  ", "\u200B"] })).toEqual({ ok: true });
+  });
+});
+
+describe("notifications in a streamed answer", () => {
+  test("a tools/list_changed notice is recognised only as a notification of that method", () => {
+    const m = "notifications/tools/list_changed";
+    expect(isNotification('{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}', m)).toBe(true);
+    expect(isNotification('{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}}', m)).toBe(true);
+    // A request with an id, another method, a result that merely mentions the name, or no JSON is not the notice.
+    expect(isNotification('{"jsonrpc":"2.0","id":3,"method":"notifications/tools/list_changed"}', m)).toBe(false);
+    expect(isNotification('{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"notifications/tools/list_changed"}}', m)).toBe(false);
+    expect(isNotification('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"notifications/tools/list_changed"}]}}', m)).toBe(false);
+    expect(isNotification("notifications/tools/list_changed", m)).toBe(false);
+    expect(isNotification('["notifications/tools/list_changed"]', m)).toBe(false);
   });
 });
 

@@ -182,3 +182,27 @@ describe("detector signal names", () => {
     expect(guard.check("an account rental offer was seen", "title")).toEqual({ ok: true });
   });
 });
+
+describe("a store-sized guard (forms looked up by key)", () => {
+  // Values that share their start and their end: each form is filed under its first, middle or last characters.
+  const ids = Array.from({ length: 400 }, (_, i) => `c${(i * 7919).toString(36)}q${i}`);
+  const uris = ids.map((id) => `https://example.org/fixture/${id}/index.html`);
+  const summaries = ids.map((id) => `The exact wallet appears in case ${id} of the fixture.`);
+  const guard = new OutwardGuard([
+    ...uris.map((value) => ({ kind: "observation_uri", value }) as const),
+    ...summaries.map((value) => ({ kind: "observation_summary", value }) as const),
+  ]);
+
+  it("finds every value inside other text, forwards and reversed", () => {
+    for (const [i, u] of uris.entries()) {
+      expect(guard.checkText(`see ${u.toUpperCase()} now`), u).toEqual({ kind: "observation_uri" });
+      expect(guard.checkText([...`x ${summaries[i]} y`].reverse().join("")), summaries[i]).toEqual({ kind: "observation_summary" });
+    }
+  });
+
+  it("does not find a value that differs in one character", () => {
+    expect(guard.checkText("https://example.org/fixture/zzzz/index.html")).toBeUndefined();
+    expect(guard.checkText(`The exact wallet appears in case ${ids[3]}x of the fixture.`)).toBeUndefined();
+    expect(guard.checkText(uris[5].slice(0, -1))).toBeUndefined();
+  });
+});

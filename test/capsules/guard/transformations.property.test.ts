@@ -145,6 +145,32 @@ describe("the outward guard finds every kind in every documented form on every c
     );
   });
 
+  it("holds the same in a store-sized guard, where forms are looked up by key (and many share a start and an end)", () => {
+    fc.assert(
+      fc.property(cases, fc.constantFrom(...Object.keys(GENERIC)), (c, t) => {
+        // Enough values of another kind that the guard files its forms by key, crowding the buckets of the value's
+        // first and last characters, so its own forms are filed under other keys (not all hex: a hex window keeps the
+        // kind of the first value that has it).
+        const guard = new OutwardGuard(
+          Array.from({ length: 300 }, (_, i) => ({ kind: "market_rate_warning", value: `${c.value.value} (${i}) ${c.value.value}` }) as PrivateValue),
+        );
+        guard.add([c.value]);
+        const forms: [string, string][] = [[t, GENERIC[t](c.value.value)]];
+        for (const [n, f] of Object.entries(c.forms)) {
+          forms.push([n, f]);
+          if (!ENCODED_FORM.test(n) || KEEPS_ENCODING.includes(t)) forms.push([`${n}, ${t}`, GENERIC[t](f)]);
+        }
+        for (const [name, text] of forms) {
+          for (const [channel, stopped] of Object.entries(channels(guard, text))) {
+            expect(stopped, `${c.value.kind}/${c.value.ioc ?? ""} as ${name} through ${channel}`).toBe(true);
+          }
+          expect(guard.kindsIn(text).has(c.value.kind), `${c.value.kind}/${c.value.ioc ?? ""} as ${name}`).toBe(true);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it("a number whose digits are a phone's digits is that phone", () => {
     const guard = new OutwardGuard([{ kind: "ioc_value", ioc: "phones", value: "+91 98765 01234" }]);
     expect(guard.checkCall({ max_rows: 919876501234 }, undefined, '{"max_rows":919876501234}').ok).toBe(false);

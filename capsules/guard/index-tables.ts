@@ -1,0 +1,169 @@
+/**
+ * The lookup tables of the outward guard (outward-guard.ts): sets of numeric windows (phone digits, hex digits) in
+ * typed open-addressing arrays, and compact text forms filed by one of their keys. How forms are stored and looked
+ * up lives here; what is caught (the forms themselves) is value-forms.ts and forms.ts.
+ */
+import type { PrivateKind } from "./private-values.js";
+
+/** Every private kind, in a fixed order: tables store a kind as its index here. */
+export const KINDS: readonly PrivateKind[] = [
+  "ioc_value",
+  "matched_term",
+  "term_hit",
+  "signal_name",
+  "observation_summary",
+  "observation_uri",
+  "observation_source",
+  "market_rate_warning",
+  "monetary_value",
+  "source_pseudonym",
+  "message_sha256",
+  "message_text",
+];
+
+/**
+ * A set of window keys (48-bit hex windows, or decimal digit windows) with a kind each: open addressing in typed
+ * arrays (a Map of a million numbers would cost ten times the memory).
+ */
+const EMPTY_KEYS = new Float64Array(0);
+
+export class WindowKeys {
+  private keys = EMPTY_KEYS;
+  private kinds = new Uint8Array(0);
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  private slot(key: number, keys: Float64Array): number {
+    const mask = keys.length - 1;
+    let i = (Math.imul(key | 0, 0x9e3779b1) ^ Math.floor(key / 0x1000000)) & mask;
+    while (keys[i] !== -1 && keys[i] !== key) i = (i + 1) & mask;
+    return i;
+  }
+
+  add(key: number, kind: number): void {
+    // At most half full while small (most lookups miss, and a miss probes until an empty slot), at most 70 % full
+    // from 2^16 slots on (a million windows take 16 MB, not 32).
+    const limit = this.keys.length < 1 << 16 ? 5 : 7;
+    if ((this.count + 1) * 10 > this.keys.length * limit) this.grow();
+    const i = this.slot(key, this.keys);
+    if (this.keys[i] === key) return;
+    this.keys[i] = key;
+    this.kinds[i] = kind;
+    this.count++;
+  }
+
+  /** True when any of `keys` is in the set (one loop, the table read once: a candidate looks up a thousand keys). */
+  hasAny(keys: readonly number[]): boolean {
+    if (this.count === 0) return false;
+    const table = this.keys;
+    const mask = table.length - 1;
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j];
+      let i = (Math.imul(key | 0, 0x9e3779b1) ^ Math.floor(key / 0x1000000)) & mask;
+      for (let t = table[i]; t !== -1; t = table[i]) {
+        if (t === key) return true;
+        i = (i + 1) & mask;
+      }
+    }
+    return false;
+  }
+
+  /** The kind index of a key, or -1. */
+  get(key: number): number {
+    if (this.count === 0) return -1;
+    const i = this.slot(key, this.keys);
+    return this.keys[i] === key ? this.kinds[i] : -1;
+  }
+
+  /** Makes room for `more` keys at once (a guard over one capsule then allocates its table once). */
+  reserve(more: number): void {
+    let size = Math.max(64, this.keys.length);
+    while ((this.count + more) * 10 > size * (size < 1 << 16 ? 5 : 7)) size *= 2;
+    if (size > this.keys.length) this.grow(size);
+  }
+
+  private grow(to = Math.max(64, this.keys.length * 2)): void {
+    const oldKeys = this.keys;
+    const oldKinds = this.kinds;
+    const size = to;
+    this.keys = new Float64Array(size).fill(-1);
+    this.kinds = new Uint8Array(size);
+    for (let j = 0; j < oldKeys.length; j++) {
+      if (oldKeys[j] === -1) continue;
+      const i = this.slot(oldKeys[j], this.keys);
+      this.keys[i] = oldKeys[j];
+      this.kinds[i] = oldKinds[j];
+    }
+  }
+}
+
+/** Compact forms at least this long are indexed by KEY_LONG of their characters. */
+export const KEY_LONG = 8;
+/** Shorter compact forms (down to 4 characters) by KEY_SHORT of their characters. */
+export const KEY_SHORT = 4;
+
+/**
+ * An indexed text form: one character naming its kind (code {@link KIND_BASE} + index in {@link KINDS}), one giving
+ * the offset in the form of the key it is filed under, then the form. One string per form keeps the index of a
+ * large store small (no object per form).
+ */
+export type Tagged = string;
+const KIND_BASE = 0x41;
+/** A key is taken at most this far into a form (the offset is one UTF-16 code unit of the tag). */
+const MAX_OFFSET = 0xffff;
+/** Characters of a tag before the form. */
+const TAG = 2;
+
+function tag(form: string, kind: number, offset: number): Tagged {
+  return String.fromCharCode(KIND_BASE + kind, offset) + form;
+}
+
+export function kindOf(t: Tagged): PrivateKind {
+  return KINDS[t.charCodeAt(0) - KIND_BASE];
+}
+
+/** True when the form of `t` occurs in `c` where its key sits at `p`. */
+export function formAtKey(c: string, p: number, t: Tagged): boolean {
+  const start = p - t.charCodeAt(1);
+  const n = t.length - TAG;
+  if (start < 0 || start + n > c.length) return false;
+  for (let i = 0; i < n; i++) if (c.charCodeAt(start + i) !== t.charCodeAt(i + TAG)) return false;
+  return true;
+}
+
+export type Bucket = Tagged | Tagged[];
+
+function bucketSize(b: Bucket | undefined): number {
+  return b === undefined ? 0 : typeof b === "string" ? 1 : b.length;
+}
+
+/**
+ * Files a form under one of its keys: its first, middle or last `width` characters, whichever bucket holds the
+ * fewest forms. Many forms share a start (a URL's scheme and host, a template sentence) or an end (`for sale`), and
+ * a crowded bucket is searched at every position where an outward text has its key; the scan reads every position,
+ * so any key of a form finds it.
+ */
+export function fileForm(index: Map<string, Bucket>, form: string, width: number, kind: number): void {
+  const last = Math.min(form.length - width, MAX_OFFSET);
+  let offset = 0;
+  let key = form.slice(0, width);
+  let size = bucketSize(index.get(key));
+  for (const o of last > 0 ? [last >> 1, last] : []) {
+    if (size === 0) break;
+    const k = form.substr(o, width);
+    const n = bucketSize(index.get(k));
+    if (n < size) {
+      offset = o;
+      key = k;
+      size = n;
+    }
+  }
+  const t = tag(form, kind, offset);
+  const b = index.get(key);
+  if (b === undefined) index.set(key, t);
+  else if (typeof b === "string") index.set(key, [b, t]);
+  else b.push(t);
+}
