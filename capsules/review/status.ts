@@ -10,6 +10,7 @@
  * digest. It does not check that the capsule's current candidate still has the decided digest: `review list`,
  * `review show` and `review export` do (queue.ts).
  */
+import type { IndexEntry } from "../store/row-index.js";
 import type { CapsuleRow } from "../store/rows.js";
 import type { SealedStore } from "../store/store.js";
 import { approvalsFor, approvalsText, countedKeys } from "./approvals.js";
@@ -89,10 +90,10 @@ export interface ReviewedRow extends CapsuleRow {
  * The store's minimized rows with their review status and approvals (`capsule list`, `list_capsules`). Throws
  * {@link ReviewError} `broken-log` when the log does not verify, `policy` when the policy does not.
  */
-export function reviewedRows(store: SealedStore): { rows: ReviewedRow[]; shown: Map<string, ShownStatus> } {
+export function reviewedRows(store: SealedStore, entries?: ReadonlyMap<string, IndexEntry>): { rows: ReviewedRow[]; shown: Map<string, ShownStatus> } {
   const lens = statusLens(store);
   const shown = new Map<string, ShownStatus>();
-  const rows = store.rows().map((row) => {
+  const rows = store.rows({ entries }).map((row) => {
     const last = lens.state.lastForCapsule(row.id);
     const s = last === undefined ? shownStatus("HUMAN_REVIEW_REQUIRED", [], lens.policy, lens.isKnown) : shownFor(lens, last.record.decision, last.record.candidate_sha256);
     shown.set(row.id, s);

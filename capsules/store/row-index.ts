@@ -16,7 +16,10 @@ import { RECORDED_KEY_SHAPE, type RecordedKeys, type RowFacts } from "./rows.js"
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import { TIERS, type Tier } from "../assessment/types.js";
 
-/** v3 adds the recorded keys (docs/assess.md "Idempotence"); an index of an older format is rebuilt once. */
+/**
+ * v3 adds the recorded keys (docs/assess.md "Idempotence") and the mark of each verified receipt; an index of an
+ * older format is rebuilt once.
+ */
 export const ROW_INDEX_FORMAT = "evidence-bridge-row-index/v3";
 const INDEX_SEAL_NAME = "store/rows.sealed";
 /** Largest row index read (10,000 rows take about 2 MB). */
@@ -28,6 +31,11 @@ export interface IndexEntry {
   facts: RowFacts;
   /** The assessment's identifiers for idempotent recording: sealed in the index, never part of a row. */
   recorded: RecordedKeys;
+  /**
+   * The mark of the receipt file last found valid for this capsule (store.ts `receiptMark`: signing key and file
+   * identity), or null: a listing reads and verifies a receipt again only when its file is not that one.
+   */
+  receipt: string | null;
 }
 
 const encoder = new TextEncoder();
@@ -36,10 +44,12 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 /**
  * One entry is a compact array (the index of 10,000 rows is read on every listing):
  * `[id, size, mtimeMs, created_at, kind, detectorTier, threatTier, overallTier, families, iocCounts, messageSha256,
- * assessmentId]` where kind is 0 (assessment) or 1 (other), iocCounts is null or the six counts in IOC_KINDS order,
- * and the last two are the assessment's `message_sha256` (hex64) and `assessment_id` (hex24) or null.
+ * assessmentId, receipt]` where kind is 0 (assessment) or 1 (other), iocCounts is null or the six counts in
+ * IOC_KINDS order, then the assessment's `message_sha256` (hex64) and `assessment_id` (hex24) or null, and the
+ * mark of the receipt file last verified or null.
  */
-type Packed = [string, number, number, string | null, 0 | 1, Tier | null, Tier | null, Tier | null, string[], number[] | null, string | null, string | null];
+type Packed = [string, number, number, string | null, 0 | 1, Tier | null, Tier | null, Tier | null, string[], number[] | null, string | null, string | null, string | null];
+const RECEIPT_MARK = /^[0-9a-f]{16}(?::\d+(?:\.\d+)?){4}$/;
 
 const isKey = (v: unknown, shape: RegExp): v is string | null => v === null || (typeof v === "string" && shape.test(v));
 
@@ -58,20 +68,22 @@ function pack(id: string, e: IndexEntry): Packed {
     f.ioc_counts === null ? null : IOC_KINDS.map((k) => f.ioc_counts![k]),
     e.recorded.messageSha256,
     e.recorded.assessmentId,
+    e.receipt,
   ];
 }
 
 const isTier = (v: unknown): v is Tier | null => v === null || (typeof v === "string" && (TIERS as readonly string[]).includes(v));
 
 function unpack(e: unknown): [string, IndexEntry] | undefined {
-  if (!Array.isArray(e) || e.length !== 12) return undefined;
-  const [id, size, mtimeMs, created, kind, detector, threat, overall, families, counts, messageSha256, assessmentId] = e as unknown[];
+  if (!Array.isArray(e) || e.length !== 13) return undefined;
+  const [id, size, mtimeMs, created, kind, detector, threat, overall, families, counts, messageSha256, assessmentId, receipt] = e as unknown[];
   if (typeof id !== "string" || !CAPSULE_ID.test(id) || typeof size !== "number" || typeof mtimeMs !== "number") return undefined;
   if ((created !== null && typeof created !== "string") || (kind !== 0 && kind !== 1)) return undefined;
   if (!isTier(detector) || !isTier(threat) || !isTier(overall)) return undefined;
   if (!Array.isArray(families) || !families.every((x) => typeof x === "string")) return undefined;
   if (counts !== null && (!Array.isArray(counts) || counts.length !== IOC_KINDS.length || !counts.every((n) => Number.isSafeInteger(n)))) return undefined;
   if (!isKey(messageSha256, RECORDED_KEY_SHAPE.messageSha256) || !isKey(assessmentId, RECORDED_KEY_SHAPE.assessmentId)) return undefined;
+  if (!isKey(receipt, RECEIPT_MARK)) return undefined;
   const facts: RowFacts = {
     id,
     created_at: created,
@@ -80,7 +92,7 @@ function unpack(e: unknown): [string, IndexEntry] | undefined {
     families: families as string[],
     ioc_counts: counts === null ? null : (Object.fromEntries(IOC_KINDS.map((k, i) => [k, (counts as number[])[i]])) as Record<IocKind, number>),
   };
-  return [id, { size, mtimeMs, facts, recorded: { messageSha256, assessmentId } }];
+  return [id, { size, mtimeMs, facts, recorded: { messageSha256, assessmentId }, receipt }];
 }
 
 /**

@@ -63,8 +63,10 @@ installation's key: a missing, invalid, moved or swapped receipt is named on std
     let receiptProblems: string[] = [];
     try {
       const store = await openExisting(ctx);
-      ({ rows, shown } = reviewedRows(store));
-      receiptProblems = store.receiptProblems();
+      // The row index is read once, for the rows and for the receipts.
+      const entries = store.indexEntries();
+      ({ rows, shown } = reviewedRows(store, entries));
+      receiptProblems = store.receiptProblems(entries);
     } catch (e) {
       if (!(e instanceof StoreError && e.code === "no-store")) throw e;
       rows = [];

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { reviewLayout } from "../../../capsules/review/layout.js";
 import { verifyReviewLog } from "../../../capsules/review/log.js";
+import { readRowIndex } from "../../../capsules/store/row-index.js";
 import { openStore } from "../../../capsules/store/store.js";
 import { runCli } from "../../helpers/cli.js";
 import { describeShared, repoRoot, sharedPath } from "../../helpers/shared.js";
@@ -169,10 +170,16 @@ describeShared("doctor, receipts and the outbox", () => {
     expect(r.stdout).toContain(`store/capsules/${sealed}: mode 0644 (expected 0600`);
   });
 
-  test("swapped receipts are named by capsule list and doctor", async () => {
+  test("swapped receipts are named by capsule list and doctor, also after a listing remembered them as valid", async () => {
     const { home } = await storeWith("receipts", [exampleCapsule("01"), exampleCapsule("32")]);
     const dir = join(home, "store", "capsules");
     const [a, b] = [exampleCapsule("01").id, exampleCapsule("32").id];
+    // A clean listing verifies both receipts once and the sealed row index remembers their digests.
+    expect((await runCli(["--home", home, "capsule", "list"])).code).toBe(0);
+    const store = await openStore({ home, passphrase: undefined });
+    const remembered = readRowIndex(store.layout.root, store.layout.indexName, store.keys.store)!;
+    expect([...remembered.values()].every((e) => e.receipt !== null)).toBe(true);
+    expect(store.receiptProblems()).toEqual([]);
     renameSync(join(dir, `${a}.receipt`), join(dir, "swap"));
     renameSync(join(dir, `${b}.receipt`), join(dir, `${a}.receipt`));
     renameSync(join(dir, "swap"), join(dir, `${b}.receipt`));
@@ -183,6 +190,15 @@ describeShared("doctor, receipts and the outbox", () => {
     expect(d.code).toBe(1);
     expect(d.stdout).toMatch(/\[fail\] store receipts/);
     expect(d.stdout).toContain(`capsule ${b}: receipt invalid: receipt names a different content_sha256`);
+    // Swapped back, they verify again; then one signature digit changed is found although the index knew the file.
+    renameSync(join(dir, `${a}.receipt`), join(dir, "swap"));
+    renameSync(join(dir, `${b}.receipt`), join(dir, `${a}.receipt`));
+    renameSync(join(dir, "swap"), join(dir, `${b}.receipt`));
+    expect(store.receiptProblems()).toEqual([]);
+    const receipt = readFileSync(join(dir, `${a}.receipt`), "utf8");
+    const sig = /"signature":"([0-9a-f])/.exec(receipt)!;
+    writeFileSync(join(dir, `${a}.receipt`), receipt.replace(sig[0], `"signature":"${sig[1] === "0" ? "1" : "0"}`));
+    expect(store.receiptProblems()).toEqual([`capsule ${a}: receipt invalid: receipt signature does not verify`]);
   });
 
   test("capsule build --outbox inside the data directory is refused before anything is written", async () => {

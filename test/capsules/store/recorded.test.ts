@@ -91,7 +91,7 @@ describeShared("findRecorded", () => {
     expect(findRecorded(after, { assessmentId: other.assessment!.assessment_id })).toEqual([other.capsuleId]);
     const rebuilt = readIndex(after);
     expect(rebuilt.format).toBe(ROW_INDEX_FORMAT);
-    expect(rebuilt.entries.find((e) => e[0] === first.capsuleId)?.slice(10)).toEqual([hash, first.assessment!.assessment_id]);
+    expect(rebuilt.entries.find((e) => e[0] === first.capsuleId)?.slice(10, 12)).toEqual([hash, first.assessment!.assessment_id]);
     const again = assessAndSeal(await openOrCreateStore({ home, passphrase: undefined }), pack, { message: text, judgement: JUDGEMENT() });
     expect(again.status).toBe("already_recorded");
     expect(again.capsuleId).toBe(first.capsuleId);
