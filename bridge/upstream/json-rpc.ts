@@ -24,14 +24,8 @@ export function buildNotification(method: string, paramsText?: string): string {
  * Server notifications and requests, and responses to other ids, are not.
  */
 export function answersRequest(data: string, id: number): boolean {
-  let m: unknown;
-  try {
-    m = JSON.parse(data);
-  } catch {
-    return false;
-  }
-  if (typeof m !== "object" || m === null || Array.isArray(m)) return false;
-  const r = m as Record<string, unknown>;
+  const r = jsonObject(data);
+  if (r === undefined) return false;
   if ("method" in r || !("result" in r || "error" in r)) return false;
   return r.id === id || (r.id === null && "error" in r);
 }
@@ -39,15 +33,19 @@ export function answersRequest(data: string, id: number): boolean {
 /** True when `data` is a JSON-RPC notification (a `method` and no `id`) of the given method. */
 export function isNotification(data: string, method: string): boolean {
   if (!data.includes(method)) return false;
+  const r = jsonObject(data);
+  return r !== undefined && r.method === method && !("id" in r);
+}
+
+/** The JSON object an event's data holds, or undefined (not JSON, or not an object). */
+function jsonObject(data: string): Record<string, unknown> | undefined {
   let m: unknown;
   try {
     m = JSON.parse(data);
   } catch {
-    return false;
+    return undefined;
   }
-  if (typeof m !== "object" || m === null || Array.isArray(m)) return false;
-  const r = m as Record<string, unknown>;
-  return r.method === method && !("id" in r);
+  return typeof m === "object" && m !== null && !Array.isArray(m) ? (m as Record<string, unknown>) : undefined;
 }
 
 export interface RpcErrorObject {
