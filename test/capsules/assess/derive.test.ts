@@ -156,8 +156,10 @@ describeShared("deriveAssessment", () => {
         const built = buildAssessmentCapsule(d.bytes, d.assessment, ASSESS_PRODUCER);
         expect(verifyCapsule(built.capsule).ok).toBe(true);
       }),
-      { numRuns: 150 },
+      { numRuns: 400 },
     );
+    // About a fifth of generated judgements are inside the schema (a fresh-clone run saw 28 of 150): 400 runs make
+    // fewer than 31 accepted practically impossible while the property still checks dozens of derivations.
     expect(accepted).toBeGreaterThan(30);
   });
 });
