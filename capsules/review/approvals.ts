@@ -9,7 +9,7 @@
  * - `isKnown` says whether a key counts. Callers pass {@link countedKeys}(home): the keys of the store's signed
  *   reviewer registry (an approval by any other key is never counted).
  */
-import { isKnownReviewer } from "./reviewer-registry.js";
+import { loadReviewerRegistry, type ReviewerRegistry } from "./reviewer-registry.js";
 import type { LoggedRecord } from "./state.js";
 import type { ReviewerIdentity } from "./record.js";
 import type { ReviewPolicy } from "./policy.js";
@@ -33,9 +33,21 @@ export const acceptedByLog = (_fingerprint: string): boolean => true;
 /**
  * The keys whose approvals count for the data directory `home`: the reviewer keys of the store's signed registry
  * (reviewer-registry.ts; an unverifiable registry counts no key). Every caller passes this to {@link approvalsFor}.
+ * The registry is read and its signature checked once, at the first question, for the life of the returned
+ * function (one command or request), not once per approval record.
  */
 export function countedKeys(home: string): (fingerprint: string) => boolean {
-  return (fingerprint) => isKnownReviewer(home, fingerprint);
+  let registry: ReviewerRegistry | null | undefined;
+  return (fingerprint) => {
+    if (registry === undefined) {
+      try {
+        registry = loadReviewerRegistry(home);
+      } catch {
+        registry = null;
+      }
+    }
+    return registry !== null && registry.isKnown(fingerprint);
+  };
 }
 
 /** Counts the approvals of one candidate digest; `decisions` are the records naming that digest, in log order. */

@@ -61,19 +61,9 @@ export interface StatusLens {
   isKnown: (fingerprint: string) => boolean;
 }
 
-/**
- * The lens of the store in `store.home`: the verified log, the signed policy, the registered reviewer keys (each
- * fingerprint looked up in the registry once per lens, not once per record).
- */
+/** The lens of the store in `store.home`: the verified log, the signed policy, the registered reviewer keys. */
 export function statusLens(store: SealedStore): StatusLens {
-  const counted = countedKeys(store.home);
-  const known = new Map<string, boolean>();
-  const isKnown = (fingerprint: string): boolean => {
-    let k = known.get(fingerprint);
-    if (k === undefined) known.set(fingerprint, (k = counted(fingerprint)));
-    return k;
-  };
-  return { state: loadReviewLog(store.home).state, policy: readReviewPolicy(store), isKnown };
+  return { state: loadReviewLog(store.home).state, policy: readReviewPolicy(store), isKnown: countedKeys(store.home) };
 }
 
 /** The shown status of one candidate digest in the state `status` (a queue entry's status and digest). */
