@@ -141,11 +141,11 @@ export function indexFacts(id: string, envelope: JsonObject): { facts: RowFacts;
     families,
     ioc_counts: iocCounts(member(detector, "iocs")),
   };
-  return { facts, recorded: {
-      messageSha256: keyOf(assessment.get("message_sha256"), RECORDED_KEY_SHAPE.messageSha256),
-      assessmentId: keyOf(assessment.get("assessment_id"), RECORDED_KEY_SHAPE.assessmentId),
-    },
+  const recorded: RecordedKeys = {
+    messageSha256: keyOf(assessment.get("message_sha256"), RECORDED_KEY_SHAPE.messageSha256),
+    assessmentId: keyOf(assessment.get("assessment_id"), RECORDED_KEY_SHAPE.assessmentId),
   };
+  return { facts, recorded };
 }
 
 /** Newest first by created_at (rows without one last), then by id: a stable order. */

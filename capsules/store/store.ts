@@ -49,7 +49,6 @@ import { readRowIndex, writeRowIndex, type IndexEntry } from "./row-index.js";
 import { sortRows, DEFAULT_REVIEW_STATUS, indexFacts, type CapsuleRow, type ReviewStatus } from "./rows.js";
 import { errno } from "../../src/errno.js";
 
-
 /** The part of the configuration (src/config.ts `Config`) the store needs. */
 export interface StoreConfig {
   home: string;
