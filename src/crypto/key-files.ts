@@ -8,9 +8,10 @@
  * or others may access (with the chmod that fixes it), a file of another key type, and a short or malformed file.
  * The key bytes never appear in a message.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync } from "node:fs";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { KeyError } from "./errors.js";
+import { readUpTo } from "./safe-read.js";
 import { createFileExclusive } from "./safe-write.js";
 import { errno } from "../errno.js";
 
@@ -52,14 +53,7 @@ export function readSecretFile(path: string, what = "key file"): Uint8Array {
       );
     }
     if (st.size > KEY_FILE_MAX_BYTES) throw new KeyError("malformed", `${what} ${path} is malformed: larger than ${KEY_FILE_MAX_BYTES} bytes`);
-    const buf = new Uint8Array(st.size);
-    let off = 0;
-    while (off < buf.length) {
-      const n = readSync(fd, buf, off, buf.length - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    return buf.subarray(0, off);
+    return readUpTo(fd, st.size);
   } finally {
     closeSync(fd);
   }

@@ -61,6 +61,22 @@ export function openRegularFile(path: string, label = path): { fd: number; size:
   }
 }
 
+/**
+ * At most `n` bytes of an open file from its start (fewer when it ends sooner); never more, whatever the file does
+ * meanwhile. Errors are the system's: callers say which file. Used by this module's readers and by key-files.ts.
+ */
+export function readUpTo(fd: number, n: number): Uint8Array {
+  // Its own zeroed memory, never a slice of Node's shared buffer pool: key files are read through here too.
+  const buf = new Uint8Array(n);
+  let off = 0;
+  while (off < n) {
+    const got = readSync(fd, buf, off, n - off, off);
+    if (got === 0) break;
+    off += got;
+  }
+  return buf.subarray(0, off);
+}
+
 /** Reads a whole regular file of at most `maxBytes` bytes. Throws {@link SafeReadError}. */
 export function readRegularFile(path: string, opts: SafeReadOptions): Uint8Array {
   const label = opts.label ?? path;
@@ -69,19 +85,11 @@ export function readRegularFile(path: string, opts: SafeReadOptions): Uint8Array
     if (size > opts.maxBytes) throw new SafeReadError("too-large", `${label} is larger than ${opts.maxBytes} bytes (${size})`);
     // Never more than the size fstat announced (within the bound): a file that grows meanwhile (the review log
     // while another process appends) is read as it was, and an endless writer cannot make this read unbounded.
-    const buf = Buffer.allocUnsafe(size);
-    let off = 0;
-    while (off < size) {
-      let n: number;
-      try {
-        n = readSync(fd, buf, off, size - off, off);
-      } catch (e) {
-        throw new SafeReadError("io", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
-      }
-      if (n === 0) break;
-      off += n;
+    try {
+      return readUpTo(fd, size);
+    } catch (e) {
+      throw new SafeReadError("io", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
     }
-    return new Uint8Array(buf.buffer, buf.byteOffset, off);
   } finally {
     closeSync(fd);
   }
@@ -101,14 +109,7 @@ export function readRegularFileIfExists(path: string, opts: SafeReadOptions): Ui
 export function readRegularFilePrefix(path: string, n: number, label = path): Uint8Array {
   const { fd, size } = openRegularFile(path, label);
   try {
-    const buf = new Uint8Array(Math.min(n, size));
-    let off = 0;
-    while (off < buf.length) {
-      const got = readSync(fd, buf, off, buf.length - off, off);
-      if (got === 0) break;
-      off += got;
-    }
-    return buf.subarray(0, off);
+    return readUpTo(fd, Math.min(n, size));
   } catch (e) {
     if (e instanceof SafeReadError) throw e;
     throw new SafeReadError("io", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
