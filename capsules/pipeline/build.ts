@@ -8,11 +8,12 @@
  * passed: the store seals it as it is and nothing parses or verifies its bytes again in the same process.
  */
 import { canonicalText } from "../../src/json/canonical.js";
+import { sha256Hex } from "../../src/hash.js";
 import { assessmentContent, type Producer } from "../assessment/adapter.js";
 import { AssessmentError } from "../assessment/errors.js";
 import { buildCapsule, CapsuleBuildError, type Capsule } from "../capsule/build.js";
 import type { VerificationReport } from "../capsule/report.js";
-import { verifyCapsule } from "../capsule/verify.js";
+import { verifyCapsule, type VerifyOptions } from "../capsule/verify.js";
 import type { Assessment } from "../assessment/types.js";
 import type { Intake } from "./intake.js";
 
@@ -47,7 +48,9 @@ export class BuiltCapsule {
 
 /** Builds and self-verifies the capsule of `intake` under `producer`: the one way to a {@link BuiltCapsule}. */
 export function buildFromIntake(intake: Intake, producer: Producer): BuiltCapsule {
-  const { bytes, envelope, report } = assembleCapsule(intake.bytes, intake.assessment, producer);
+  // The verifier reads the inline assessment artifact as the intake's value: its bytes are the intake's bytes.
+  const parsedDocuments = new Map([[sha256Hex(intake.bytes), intake.value]]);
+  const { bytes, envelope, report } = assembleCapsule(intake.bytes, intake.assessment, producer, parsedDocuments);
   return new BuiltCapsule(MINT, bytes, envelope, report, intake);
 }
 
@@ -57,7 +60,12 @@ export function buildFromIntake(intake: Intake, producer: Producer): BuiltCapsul
  * data, not a {@link BuiltCapsule} (nothing proves the assessment passed intake): the product builds through
  * {@link buildFromIntake}; tests of the adapter over assessments that are not consistent with a pack call this.
  */
-export function assembleCapsule(bytes: Uint8Array, assessment: Assessment, producer: Producer): { bytes: Uint8Array; envelope: Capsule; report: VerificationReport } {
+export function assembleCapsule(
+  bytes: Uint8Array,
+  assessment: Assessment,
+  producer: Producer,
+  parsedDocuments?: VerifyOptions["parsedDocuments"],
+): { bytes: Uint8Array; envelope: Capsule; report: VerificationReport } {
   let capsule: Capsule;
   try {
     capsule = buildCapsule(assessmentContent(bytes, assessment, producer));
@@ -65,7 +73,7 @@ export function assembleCapsule(bytes: Uint8Array, assessment: Assessment, produ
     if (e instanceof CapsuleBuildError) throw new AssessmentError(`adapter produced an invalid capsule: ${e.message}`, undefined, "capsule");
     throw e;
   }
-  const report = verifyCapsule(capsule);
+  const report = verifyCapsule(capsule, { parsedDocuments });
   if (!report.ok) throw new AssessmentError(`adapter produced an invalid capsule: ${report.errors.join("; ")}`, undefined, "capsule");
   const text = `${canonicalText({ attestations: capsule.attestations, content: capsule.content, content_sha256: capsule.content_sha256 }, "capsule")}\n`;
   return { bytes: new TextEncoder().encode(text), envelope: capsule, report };

@@ -1,0 +1,116 @@
+/**
+ * Issue 14: one process strictly parses each input once. Every command below runs in process (the CLI's `main()`,
+ * the MCP server over in-memory streams) on our own synthetic inputs (examples/synthetic, so it runs in a fresh
+ * clone) while `observeStrictParses` counts the strict parses of each distinct text. A text parsed twice fails the
+ * test, named by its kind and length only (never its content: the inputs are private by nature).
+ */
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { loadConfig } from "../../../src/config.js";
+import { observeStrictParses } from "../../../src/json/parse.js";
+import { runCli } from "../../helpers/cli.js";
+import { repoRoot } from "../../helpers/shared.js";
+import { startSession } from "../../bridge/mcp/session.js";
+
+const EXAMPLE = join(repoRoot, "examples/synthetic");
+const PACK = join(EXAMPLE, "intelligence-pack.json");
+const ASSESSMENT = readFileSync(join(EXAMPLE, "assessment.json"));
+const MESSAGE_FILE = join(EXAMPLE, "message.txt");
+const JUDGEMENT = Buffer.from(
+  JSON.stringify({ signals: ["account_rental_offer", "commission_share_terms"], findings: [], surface: "private_submission", authorization: "user_submitted" }),
+);
+
+const work = mkdtempSync(join(tmpdir(), "eb-parse-count-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+let homes = 0;
+const freshHome = () => join(work, `home-${homes++}`);
+
+const keyOf = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+/** Kinds of the inputs we know, by the digest of their text; anything else is "a document". */
+const kinds = new Map<string, string>([
+  [keyOf(readFileSync(PACK, "utf8")), "the intelligence pack"],
+  [keyOf(ASSESSMENT.toString("utf8")), "the assessment"],
+  [keyOf(JUDGEMENT.toString("utf8")), "the judgement"],
+]);
+
+/** Runs `body` and returns one line per text parsed more than once: its kind and length, never its content. */
+async function repeatedParses(body: () => Promise<void>): Promise<string[]> {
+  const counts = new Map<string, { n: number; length: number }>();
+  observeStrictParses((text) => {
+    const k = keyOf(text);
+    const c = counts.get(k) ?? { n: 0, length: text.length };
+    c.n++;
+    counts.set(k, c);
+  });
+  try {
+    await body();
+  } finally {
+    observeStrictParses(undefined);
+  }
+  return [...counts].filter(([, c]) => c.n > 1).map(([k, c]) => `${kinds.get(k) ?? "a document"} (${c.length} characters) parsed ${c.n} times`);
+}
+
+async function cli(args: string[], stdin?: Buffer): Promise<string> {
+  const r = await runCli(args, { stdin });
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+describe("each input is strictly parsed at most once per command", () => {
+  let capsuleFile: string;
+
+  test("capsule build --no-store (with the message file)", async () => {
+    let out = "";
+    const repeated = await repeatedParses(async () => {
+      out = await cli(["--home", freshHome(), "--pack", PACK, "capsule", "build", "--no-store", "--message-file", MESSAGE_FILE], ASSESSMENT);
+    });
+    expect(repeated).toEqual([]);
+    capsuleFile = join(work, "synthetic.capsule.json");
+    writeFileSync(capsuleFile, out);
+    kinds.set(keyOf(out), "the capsule");
+  });
+
+  test("capsule build into a new store, then --no-store in the data directory that remembers the pack", async () => {
+    const home = freshHome();
+    expect(await repeatedParses(async () => void (await cli(["--home", home, "--pack", PACK, "capsule", "build"], ASSESSMENT)))).toEqual([]);
+    // --pack and the data directory's own copy of the same pack: compared by digest, loaded once.
+    expect(await repeatedParses(async () => void (await cli(["--home", home, "--pack", PACK, "capsule", "build", "--no-store"], ASSESSMENT)))).toEqual([]);
+  });
+
+  test("capsule assess (message file and judgement)", async () => {
+    const repeated = await repeatedParses(async () => {
+      await cli(["--home", freshHome(), "--pack", PACK, "capsule", "assess", "--message-file", MESSAGE_FILE], JUDGEMENT);
+    });
+    expect(repeated).toEqual([]);
+  });
+
+  test("capsule import and capsule verify", async () => {
+    const home = freshHome();
+    expect(await repeatedParses(async () => void (await cli(["--home", home, "capsule", "import", capsuleFile])))).toEqual([]);
+    expect(await repeatedParses(async () => void (await cli(["--home", home, "capsule", "verify", capsuleFile])))).toEqual([]);
+  });
+
+  test("MCP record_assessment (in process, with the message text)", async () => {
+    const config = loadConfig({ home: freshHome(), pack: PACK, "mcp-url": "http://127.0.0.1:9/mcp", "base-url": "http://127.0.0.1:9" }, {});
+    const s = await startSession(config);
+    try {
+      const repeated = await repeatedParses(async () => {
+        const r = await s.call("record_assessment", { assessment: ASSESSMENT.toString("utf8"), message_text: readFileSync(MESSAGE_FILE, "utf8") });
+        expect(r.msg.result.isError, JSON.stringify(r.msg.result.content)).toBeUndefined();
+        expect(r.msg.result.structuredContent.stored).toBe(true);
+      });
+      // The candidate preview still derives from the capsule's artifact bytes (deriveCandidate parses the assessment
+      // again): the derive stage of the pipeline (capsules/pipeline/derive.ts, owned beside this work) takes the built
+      // value instead. Until it lands, that one repeat is allowed and nothing else; tighten this to [] with it.
+      const pendingDerive = repeated.filter((r) => /^the assessment \(\d+ characters\) parsed 2 times$/.test(r));
+      expect(repeated.filter((r) => !pendingDerive.includes(r))).toEqual([]);
+      expect(pendingDerive.length).toBeLessThanOrEqual(1);
+    } finally {
+      await s.end();
+    }
+  });
+});
