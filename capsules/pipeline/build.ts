@@ -11,7 +11,7 @@ import { canonicalText } from "../../src/json/canonical.js";
 import { sha256Hex } from "../../src/hash.js";
 import { assessmentContent, type Producer } from "../assessment/adapter.js";
 import { AssessmentError } from "../assessment/errors.js";
-import { buildCapsule, CapsuleBuildError, type Capsule } from "../capsule/build.js";
+import { buildCapsuleParts, CapsuleBuildError, type Capsule } from "../capsule/build.js";
 import type { VerificationReport } from "../capsule/report.js";
 import { verifyCapsule, type VerifyOptions } from "../capsule/verify.js";
 import type { Assessment } from "../assessment/types.js";
@@ -67,14 +67,30 @@ export function assembleCapsule(
   parsedDocuments?: VerifyOptions["parsedDocuments"],
 ): { bytes: Uint8Array; envelope: Capsule; report: VerificationReport } {
   let capsule: Capsule;
+  let contentBytes: Uint8Array;
   try {
-    capsule = buildCapsule(assessmentContent(bytes, assessment, producer));
+    ({ capsule, contentBytes } = buildCapsuleParts(assessmentContent(bytes, assessment, producer)));
   } catch (e) {
     if (e instanceof CapsuleBuildError) throw new AssessmentError(`adapter produced an invalid capsule: ${e.message}`, undefined, "capsule");
     throw e;
   }
   const report = verifyCapsule(capsule, { parsedDocuments });
   if (!report.ok) throw new AssessmentError(`adapter produced an invalid capsule: ${report.errors.join("; ")}`, undefined, "capsule");
-  const text = `${canonicalText({ attestations: capsule.attestations, content: capsule.content, content_sha256: capsule.content_sha256 }, "capsule")}\n`;
-  return { bytes: new TextEncoder().encode(text), envelope: capsule, report };
+  return { bytes: capsuleFileBytes(capsule, contentBytes), envelope: capsule, report };
+}
+
+const utf8 = (text: string) => Buffer.from(text, "utf8");
+
+/**
+ * The capsule file (§6.1): the canonical JSON of the envelope + LF. Its members sort as attestations, content,
+ * content_sha256, and the canonical form of an object nests the canonical form of each member, so the file is
+ * assembled around the content bytes the builder already canonicalised and hashed (equal to canonicalising the whole
+ * envelope, which the reference-capsule tests compare byte for byte).
+ */
+function capsuleFileBytes(capsule: Capsule, contentBytes: Uint8Array): Uint8Array {
+  return Buffer.concat([
+    utf8(`{"attestations":${canonicalText(capsule.attestations, "capsule.attestations")},"content":`),
+    contentBytes,
+    utf8(`,"content_sha256":${JSON.stringify(capsule.content_sha256)}}\n`),
+  ]);
 }

@@ -15,6 +15,7 @@ import { LoadedCapsule, openCapsuleBytes, openVerifiedCapsule } from "../../../c
 import { StoreError } from "../../../capsules/store/errors.js";
 import { loadPackFile } from "../../../published/pack/file.js";
 import { sha256Hex } from "../../../src/hash.js";
+import { canonicalText } from "../../../src/json/canonical.js";
 import { parseStrictJson } from "../../../src/json/parse.js";
 import type { JsonObject } from "../../../src/json/value.js";
 import { repoRoot } from "../../helpers/shared.js";
@@ -60,6 +61,9 @@ describe("build", () => {
     const file = parseStrictJson(built.bytes) as JsonObject;
     expect(file.get("content_sha256")).toBe(built.id);
     expect(verifyCapsule(file)).toEqual(built.report);
+    // The file is assembled around the builder's canonical content: the canonical text of the whole envelope + LF.
+    const { attestations, content, content_sha256 } = built.envelope;
+    expect(Buffer.from(built.bytes).toString("utf8")).toBe(`${canonicalText({ attestations, content, content_sha256 }, "capsule")}\n`);
     // The same as the plain build without the intake's parsed value handed to the verifier.
     expect(Buffer.from(assembleCapsule(bytes, intake.assessment, PRODUCER).bytes).equals(Buffer.from(built.bytes))).toBe(true);
   });
