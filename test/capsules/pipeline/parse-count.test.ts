@@ -96,10 +96,14 @@ describe("each input is strictly parsed at most once per command", () => {
     expect(repeated).toEqual([]);
   });
 
-  test("capsule import and capsule verify", async () => {
+  test("capsule import, verify, open and export", async () => {
     const home = freshHome();
+    const id = (JSON.parse(readFileSync(capsuleFile, "utf8")) as { content_sha256: string }).content_sha256;
     expect(await repeatedParses(async () => void (await cli(["--home", home, "capsule", "import", capsuleFile])))).toEqual([]);
     expect(await repeatedParses(async () => void (await cli(["--home", home, "capsule", "verify", capsuleFile])))).toEqual([]);
+    expect(await repeatedParses(async () => void (await cli(["--home", home, "capsule", "open", id])))).toEqual([]);
+    const out = join(work, `export-${homes}.capsule.json`);
+    expect(await repeatedParses(async () => void (await cli(["--home", home, "capsule", "export", id, "--out", out])))).toEqual([]);
   });
 
   for (const tool of ["record_assessment", "assess_message"] as const) {
