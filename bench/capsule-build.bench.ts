@@ -14,8 +14,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildAssessmentCapsule, projectProducer, REFERENCE_PRODUCER } from "../capsules/assessment/adapter.js";
-import { validateAssessment } from "../capsules/assessment/intake.js";
+import { projectProducer, REFERENCE_PRODUCER } from "../capsules/assessment/adapter.js";
+import { buildFromIntake } from "../capsules/pipeline/build.js";
+import { intakeAssessment } from "../capsules/pipeline/intake.js";
 import { openOrCreateStore } from "../capsules/store/store.js";
 import { loadPackFile } from "../published/pack/file.js";
 import { atLeastPerSecond, atMostOverFloor, floorMs, measure, userEnv, type BenchResult } from "./harness.js";
@@ -75,7 +76,7 @@ export async function benchCapsuleBuild(): Promise<BenchResult[]> {
     const buildAll = () => {
       for (let i = 0; i < count; i++) {
         const bytes = inputs[i % inputs.length];
-        buildAssessmentCapsule(bytes, validateAssessment(bytes, pack).assessment, REFERENCE_PRODUCER);
+        buildFromIntake(intakeAssessment(bytes, pack), REFERENCE_PRODUCER);
       }
     };
     rows.push(atLeastPerSecond("in-process validate + build + self-verify", await measure(buildAll, { runs: 5, warmup: 1 }), count, 2000, "assessments"));
@@ -87,8 +88,7 @@ export async function benchCapsuleBuild(): Promise<BenchResult[]> {
       const producer = projectProducer(`0.0.0-bench.${round++}`);
       for (let i = 0; i < count; i++) {
         const bytes = inputs[i % inputs.length];
-        const built = buildAssessmentCapsule(bytes, validateAssessment(bytes, pack).assessment, { ...producer, software: `${producer.software}.${i}` });
-        store.putCapsule(Buffer.from(built.text, "utf8"), built.capsule.content_sha256);
+        store.putCapsule(buildFromIntake(intakeAssessment(bytes, pack), { ...producer, software: `${producer.software}.${i}` }));
       }
     };
     const sealed = await measure(sealAll, { runs: 3, warmup: 1 });

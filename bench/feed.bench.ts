@@ -28,6 +28,7 @@ import { canonicalText } from "../src/json/canonical.js";
 import { parseStrictJson } from "../src/json/parse.js";
 import type { JsonObject } from "../src/json/value.js";
 import { atMost, measure, median, peakRssMb, type BenchResult } from "./harness.js";
+import { openCapsuleBytes } from "../capsules/pipeline/open.js";
 
 const CAPSULES = 1000;
 const TARGET_MS = 500;
@@ -111,7 +112,7 @@ export async function benchFeed(): Promise<BenchResult[]> {
       const batch = [];
       for (let i = start; i < Math.min(CAPSULES, start + 500); i++) {
         const c = syntheticCapsule(template, i);
-        batch.push({ bytes: c.bytes, contentSha256: c.id });
+        batch.push(openCapsuleBytes(c.bytes, "bench capsule", c.id));
       }
       store.putCapsules(batch);
     }

@@ -13,14 +13,15 @@ import { main } from "../bridge/cli/main.js";
 import { buildCapsule } from "../capsules/capsule/build.js";
 import { capsuleLabel, storeLayout } from "../capsules/store/layout.js";
 import { makeReceipt } from "../capsules/store/receipts.js";
-import { openOrCreateStore, type CapsuleItem, type SealedStore } from "../capsules/store/store.js";
+import { openOrCreateStore, type SealedStore } from "../capsules/store/store.js";
+import { openCapsuleBytes, type LoadedCapsule } from "../capsules/pipeline/open.js";
 import { SealKind, seal } from "../src/crypto/seal.js";
 import { sha256Hex } from "../src/hash.js";
 import { canonicalBytes } from "../src/json/canonical.js";
 import { atLeastPerSecond, atMost, measure, type BenchResult } from "./harness.js";
 
 /** A capsule shaped like the reference bridge's (one inline ~3 KB assessment artifact), about 5 KB on disk. */
-function syntheticCapsule(i: number): CapsuleItem {
+function syntheticCapsule(i: number): LoadedCapsule {
   const created = new Date(Date.UTC(2026, 7, 20, 9) + i * 1000).toISOString().replace(/\.000Z$/, "Z");
   const assessment = Buffer.from(
     JSON.stringify({
@@ -75,17 +76,17 @@ function syntheticCapsule(i: number): CapsuleItem {
   };
   const capsule = buildCapsule(content);
   const bytes = canonicalBytes({ attestations: [], content: capsule.content, content_sha256: capsule.content_sha256 }, "capsule");
-  return { bytes: Buffer.concat([Buffer.from(bytes), Buffer.from("\n")]), contentSha256: capsule.content_sha256 };
+  return openCapsuleBytes(Buffer.concat([Buffer.from(bytes), Buffer.from("\n")]), "bench capsule", capsule.content_sha256);
 }
 
 /**
  * Fills a store with `n` sealed capsules and receipts exactly as the store writes them, but without fsync (the
  * durable write path is measured separately; 20,000 fsyncs would only measure the disk).
  */
-function bulkFill(store: SealedStore, items: CapsuleItem[]): void {
+function bulkFill(store: SealedStore, items: LoadedCapsule[]): void {
   const dir = storeLayout(store.home).capsules;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  for (const { bytes, contentSha256: id } of items) {
+  for (const { bytes, id } of items) {
     writeFileSync(join(dir, `${id}.sealed`), seal(bytes, store.keys.store, SealKind.capsule, capsuleLabel(id)), { mode: 0o600 });
     writeFileSync(join(dir, `${id}.receipt`), makeReceipt(id, store.keys.signing), { mode: 0o600 });
   }
@@ -116,7 +117,7 @@ export async function benchStore(): Promise<BenchResult[]> {
     let next = 0;
     const singleMs = await measure(
       () => {
-        for (let k = 0; k < 100; k++, next++) single.putCapsule(items[next].bytes, items[next].contentSha256);
+        for (let k = 0; k < 100; k++, next++) single.putCapsule(items[next]);
       },
       { runs: 3, warmup: 0 },
     );

@@ -13,7 +13,10 @@ export function useConfiguredPack(_ctx: CliContext, config: Config, opts: { inst
   return resolved;
 }
 
-/** After a command stored something: the configured pack becomes the data directory's own when it has none. */
-export function rememberPack(config: Config): void {
-  rememberFirstPack(config);
+/**
+ * After a command stored something: the configured pack becomes the data directory's own when it has none. `resolved`:
+ * the pack this run loaded ({@link useConfiguredPack}), installed from its bytes without a second parse.
+ */
+export function rememberPack(config: Config, resolved?: ResolvedPack): void {
+  rememberFirstPack(config, resolved);
 }

@@ -10,8 +10,11 @@ import { assessAndSeal } from "../../capsules/assess/assess.js";
 import { checkJudgement, JudgementError } from "../../capsules/assess/judgement.js";
 import { AssessmentError } from "../../capsules/assessment/errors.js";
 import { parseAssessment } from "../../capsules/assessment/parse-assessment.js";
+import { BuiltCapsule } from "../../capsules/pipeline/build.js";
+import { assessmentPrivateValues } from "../../capsules/guard/private-values.js";
 import type { Assessment } from "../../capsules/assessment/types.js";
-import { readCapsuleAssessment } from "../../capsules/candidates/capsule-source.js";
+import { readLoadedCapsuleAssessment } from "../../capsules/candidates/capsule-source.js";
+import type { LoadedCapsule } from "../../capsules/pipeline/open.js";
 import { fromJs } from "../../capsules/capsule/js-input.js";
 import { IOC_KINDS } from "../../published/pack/vocabulary.js";
 import type { JsonValue } from "../../src/json/value.js";
@@ -33,8 +36,9 @@ export interface AssessArgs {
   supersede?: boolean;
 }
 
-function storedAssessment(capsuleBytes: Uint8Array): Assessment {
-  const source = readCapsuleAssessment(capsuleBytes);
+/** The assessment inside a capsule opened from the store (an earlier recording of the same message). */
+function storedAssessment(capsule: LoadedCapsule): Assessment {
+  const source = readLoadedCapsuleAssessment(capsule.envelope);
   if (!source.ok) throw new AssessmentError(`stored capsule: ${source.reason}`, undefined, "capsule");
   return parseAssessment(source.assessmentBytes).assessment;
 }
@@ -63,8 +67,8 @@ export async function assessMessage(args: AssessArgs, _call: CallInfo, ctx: Priv
     if (e instanceof AssessmentError) return errorResult("rejected", e.message, { rule: e.rule, ...(e.path ? { path: e.path } : {}) });
     return errorResult("store_error", `store: ${(e as Error).message}`);
   }
-  const assessment = outcome.assessment ?? storedAssessment(outcome.capsuleBytes);
-  const summary = await outwardSummary(outcome.capsuleId, outcome.capsuleBytes, assessment, pack, ctx);
+  const assessment = outcome.capsule instanceof BuiltCapsule ? outcome.capsule.intake.assessment : storedAssessment(outcome.capsule);
+  const summary = await outwardSummary(outcome.capsule, assessment, pack, ctx);
   const warnings: string[] = [];
   if (outcome.status === "already_recorded") {
     warnings.push(`this message was already recorded as capsule ${outcome.capsuleId}; nothing new was built (pass supersede: true to record it again)`);
@@ -88,5 +92,6 @@ export async function assessMessage(args: AssessArgs, _call: CallInfo, ctx: Priv
   };
   if (outcome.walletChecksums) result.wallet_checksums = outcome.walletChecksums;
   const head = outcome.status === "new" ? `Recorded capsule ${outcome.capsuleId}` : `Already recorded as capsule ${outcome.capsuleId}`;
-  return guardedResult(result, assessment, pack, outcome.capsuleId, `${head}; ${summary.text}`);
+  const privateValues = outcome.capsule instanceof BuiltCapsule ? outcome.capsule.intake.privateValues() : assessmentPrivateValues(assessment, pack);
+  return guardedResult(result, privateValues, outcome.capsuleId, `${head}; ${summary.text}`);
 }

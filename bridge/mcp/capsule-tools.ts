@@ -37,16 +37,16 @@ function reportResult(report: ReturnType<typeof verifyCapsule>): CallToolResult 
 export async function verifyCapsuleTool(args: VerifyArgs, call: CallInfo, ctx: PrivateContext): Promise<CallToolResult> {
   if (args.capsule_sha256 !== undefined) {
     const id = args.capsule_sha256;
-    let bytes: Uint8Array;
+    let envelope;
     try {
       const store = await ctx.state.existingStore();
       if (!store) return errorResult("not_found", `no capsule ${id}: the data directory has no store yet`);
-      bytes = store.getCapsule(id);
+      // Opened once (capsules/pipeline/open.ts, proof identity); the verifier then runs on the envelope it parsed.
+      envelope = store.openCapsule(id).envelope;
     } catch (e) {
       if (e instanceof StoreError) return errorResult(e.code === "not-found" ? "not_found" : "store_error", e.message);
       return errorResult("store_error", `store: ${(e as Error).message}`);
     }
-    const envelope = loadCapsuleBytes(bytes);
     const report = verifyCapsule(envelope);
     // The report of a stored capsule must not carry its private values (the caller supplied only the id).
     const verdict = new OutwardGuard(capsulePrivateValues(envelope)).check(report, "report");

@@ -5,13 +5,14 @@
  */
 import { existsSync, statSync } from "node:fs";
 import type { Config } from "../../src/config.js";
+import type { ResolvedPack } from "../../published/pack/home-pack.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import type { SealedStore } from "../../capsules/store/store.js";
 
 export class PrivateState {
   private store: SealedStore | undefined;
   private opening: Promise<SealedStore | undefined> | undefined;
-  private pack: { key: string; file: string; pack: IntelligencePack } | undefined;
+  private pack: { key: string; resolved: ResolvedPack } | undefined;
 
   constructor(readonly config: Config) {}
 
@@ -51,18 +52,21 @@ export class PrivateState {
   async loadPack(): Promise<{ file: string; pack: IntelligencePack }> {
     const { rememberFirstPack, resolvePack, homePackFiles } = await import("../../published/pack/home-pack.js");
     const own = homePackFiles(this.config.home);
-    // The data directory may have been created since the last call (record_assessment creates the store).
-    if (this.config.packFile !== undefined && !existsSync(own.file) && rememberFirstPack(this.config)) {
-      process.stderr.write(`evidence-bridge: the intelligence pack ${this.config.packFile} is now remembered in ${own.file}\n`);
-    }
-    const key = [this.config.packFile, own.file, own.digestFile].map((f) => (f === undefined ? "-" : statKey(f))).join("|");
+    const keyNow = () => [this.config.packFile, own.file, own.digestFile].map((f) => (f === undefined ? "-" : statKey(f))).join("|");
     const cached = this.pack;
-    if (cached && cached.key === key) return cached;
+    if (cached && cached.key === keyNow()) {
+      // The data directory may have been created since the last call (record_assessment creates the store): the
+      // pack loaded then is remembered now, from the bytes it was loaded from (no second parse).
+      if (this.config.packFile !== undefined && !existsSync(own.file) && rememberFirstPack(this.config, cached.resolved)) {
+        process.stderr.write(`evidence-bridge: the intelligence pack ${this.config.packFile} is now remembered in ${own.file}\n`);
+        this.pack = { ...cached, key: keyNow() };
+      }
+      return cached.resolved;
+    }
     const resolved = resolvePack(this.config, { audience: "mcp", install: true });
     if (resolved.installed !== undefined) process.stderr.write(`evidence-bridge: ${resolved.installed}\n`);
-    const after = [this.config.packFile, own.file, own.digestFile].map((f) => (f === undefined ? "-" : statKey(f))).join("|");
-    this.pack = { key: after, file: resolved.file, pack: resolved.pack };
-    return this.pack;
+    this.pack = { key: keyNow(), resolved };
+    return resolved;
   }
 }
 

@@ -1,7 +1,7 @@
 /**
- * `record_assessment` (product.md §6): the intake pipeline of `capsule build` (validateAssessment →
- * buildAssessmentCapsule, with the message check and self-verification), sealed into the store, followed by the
- * verification summary and the minimized candidate preview (deriveCandidate, leak guard included).
+ * `record_assessment` (product.md §6): the pipeline of `capsule build` (capsules/pipeline: intake with the message
+ * check, then build with its one self-verification), sealed into the store, followed by the verification summary
+ * (the build's own report) and the minimized candidate preview (deriveCandidate, leak guard included).
  *
  * The raw message is used to check `message_sha256` and to re-run the typology match, then dropped unless
  * `retain_message` is true (then it is only ever sealed). The result holds no message text, IOC value or message
@@ -9,16 +9,17 @@
  * recorded before (other bytes) returns the stored capsule with a warning instead of a second capsule.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { buildAssessmentCapsule, projectProducer } from "../../capsules/assessment/adapter.js";
+import { projectProducer } from "../../capsules/assessment/adapter.js";
 import { AssessmentError } from "../../capsules/assessment/errors.js";
-import { validateAssessment } from "../../capsules/assessment/intake.js";
 import { ASSESSMENT_MAX_BYTES } from "../../capsules/assessment/parse-assessment.js";
 import { deriveCandidate } from "../../capsules/candidates/derive.js";
 import { OutwardGuard } from "../../capsules/guard/outward-guard.js";
-import { assessmentPrivateValues } from "../../capsules/guard/private-values.js";
-import { loadCapsuleBytes } from "../../capsules/capsule/load.js";
+import { assessmentPrivateValues, type PrivateValue } from "../../capsules/guard/private-values.js";
 import { verifyCapsule } from "../../capsules/capsule/verify.js";
 import type { Assessment } from "../../capsules/assessment/types.js";
+import { buildFromIntake, BuiltCapsule } from "../../capsules/pipeline/build.js";
+import { intakeAssessment } from "../../capsules/pipeline/intake.js";
+import type { LoadedCapsule } from "../../capsules/pipeline/open.js";
 import { findRecorded, noteRecorded } from "../../capsules/store/recorded.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import { packOrUnavailable, type CallInfo, type PrivateContext } from "./private-context.js";
@@ -49,17 +50,16 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
   if ("error" in loaded) return loaded.error;
   const { pack } = loaded;
 
-  let built;
-  let assessment;
+  let built: BuiltCapsule;
   try {
-    assessment = validateAssessment(bytes, pack, { messageText: args.message_text }).assessment;
-    built = buildAssessmentCapsule(bytes, assessment, projectProducer(ctx.version));
+    built = buildFromIntake(intakeAssessment(bytes, pack, { messageText: args.message_text }), projectProducer(ctx.version));
   } catch (e) {
     if (e instanceof AssessmentError) return errorResult("rejected", e.message, { rule: e.rule, ...(e.path ? { path: e.path } : {}) });
     throw e;
   }
-  let id = built.capsule.content_sha256;
-  let capsuleBytes: Uint8Array = new TextEncoder().encode(built.text);
+  const { assessment } = built.intake;
+  let id = built.id;
+  let capsule: BuiltCapsule | LoadedCapsule = built;
 
   const warnings: string[] = [];
   let stored: "new" | "existing";
@@ -69,11 +69,11 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
     const same = findRecorded(store, { assessmentId: assessment.assessment_id }).filter((x) => x !== id);
     if (same.length > 0) {
       id = same[0];
-      capsuleBytes = store.getCapsule(id);
+      capsule = store.openCapsule(id);
       stored = "existing";
       warnings.push(`assessment ${assessment.assessment_id} was already recorded as capsule ${id} (other bytes: re-serialised or another producer block); the stored capsule is kept and nothing new was queued`);
     } else {
-      stored = store.putCapsule(capsuleBytes, id).stored;
+      stored = store.putCapsule(built).stored;
       noteRecorded(store, id, { messageSha256: assessment.message_sha256, assessmentId: assessment.assessment_id, createdAt: assessment.created_at });
       if (stored === "existing") warnings.push("the store already held this capsule (same bytes); nothing was changed");
     }
@@ -81,7 +81,7 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
   } catch (e) {
     return errorResult("store_error", `store: ${(e as Error).message}`);
   }
-  const summary = await outwardSummary(id, capsuleBytes, assessment, pack, ctx);
+  const summary = await outwardSummary(capsule, assessment, pack, ctx);
   if (args.message_text !== undefined && !retain) warnings.push("message_text was used to check message_sha256 and the typology match, then discarded (retain_message is false)");
   warnings.push(...summary.warnings);
 
@@ -94,14 +94,28 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
     candidate_preview: summary.candidate_preview,
     warnings,
   };
-  return guardedResult(result, assessment, pack, id, `Capsule ${id} ${stored === "new" ? "recorded" : "was already recorded"}; ${summary.text}`);
+  return guardedResult(result, built.intake.privateValues(), id, `Capsule ${id} ${stored === "new" ? "recorded" : "was already recorded"}; ${summary.text}`);
 }
 
-/** The verification summary and the minimized candidate preview of a stored capsule (shared with assess_message). */
-export async function outwardSummary(id: string, capsuleBytes: Uint8Array, assessment: Assessment, pack: IntelligencePack, ctx: PrivateContext) {
-  const envelope = loadCapsuleBytes(capsuleBytes);
-  await ctx.egress.remember(id, envelope);
-  const report = verifyCapsule(envelope);
+/**
+ * The verification summary and the minimized candidate preview of a stored capsule (shared with assess_message): a
+ * capsule built in this call carries its self-verification report and private values; one opened from the store (an
+ * earlier recording) is verified here, once.
+ */
+export async function outwardSummary(capsule: BuiltCapsule | LoadedCapsule, assessment: Assessment, pack: IntelligencePack, ctx: PrivateContext) {
+  const { id } = capsule;
+  let report;
+  let envelope;
+  if (capsule instanceof BuiltCapsule) {
+    // What capsulePrivateValues would read from the envelope: the values of its one inline document, the assessment.
+    ctx.egress.rememberValues(id, assessmentPrivateValues(capsule.intake.value));
+    report = capsule.report;
+    envelope = capsule.envelope as unknown as Record<string, unknown>;
+  } else {
+    ctx.egress.remember(id, capsule.envelope);
+    report = capsule.report ?? verifyCapsule(capsule.envelope);
+    envelope = capsule.envelope;
+  }
   const derived = deriveCandidate(envelope, pack, { includeTypologyMatches: false, includeClean: false, recomputedContentSha256: id });
   const candidate_preview =
     derived.status === "emitted"
@@ -129,10 +143,13 @@ export async function outwardSummary(id: string, capsuleBytes: Uint8Array, asses
   return { verification, candidate_preview, warnings, text };
 }
 
-/** A structured result checked once more against the assessment's private values before it leaves. */
-export function guardedResult(result: Record<string, unknown>, assessment: Assessment, pack: IntelligencePack, id: string, text: string): CallToolResult {
+/**
+ * A structured result checked once more against the assessment's private values (`Intake.privateValues()`, or
+ * `assessmentPrivateValues(assessment, pack)`) before it leaves.
+ */
+export function guardedResult(result: Record<string, unknown>, privateValues: readonly PrivateValue[], id: string, text: string): CallToolResult {
   // Belt and braces: nothing private may leave, whatever a future change adds to this result.
-  const verdict = new OutwardGuard(assessmentPrivateValues(assessment, pack)).check({ ...result, summary: text }, "result");
+  const verdict = new OutwardGuard([...privateValues]).check({ ...result, summary: text }, "result");
   if (!verdict.ok) return errorResult("withheld", `capsule ${id} was stored, but its summary was withheld: ${verdict.reason}`);
   return structuredResult(result, false, text);
 }

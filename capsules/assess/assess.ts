@@ -7,7 +7,9 @@
  */
 import { createHash } from "node:crypto";
 import type { IntelligencePack } from "../../published/pack/types.js";
-import { ASSESS_PRODUCER, buildAssessmentCapsule } from "../assessment/adapter.js";
+import { ASSESS_PRODUCER } from "../assessment/adapter.js";
+import { buildFromIntake, type BuiltCapsule } from "../pipeline/build.js";
+import type { LoadedCapsule } from "../pipeline/open.js";
 import type { Assessment } from "../assessment/types.js";
 import { findRecorded, noteRecorded, pseudonymKey } from "../store/recorded.js";
 import type { SealedStore } from "../store/store.js";
@@ -26,8 +28,10 @@ export interface AssessOutcome {
   /** `new`: a capsule was built and sealed; `already_recorded`: the message was recorded before, nothing built. */
   status: "new" | "already_recorded";
   capsuleId: string;
-  /** The capsule file bytes (built, or the stored copy). */
+  /** The capsule file bytes (built, or the stored copy): `capsule.bytes`. */
   capsuleBytes: Uint8Array;
+  /** The capsule as a pipeline value: built now, or opened from the store. */
+  capsule: BuiltCapsule | LoadedCapsule;
   /** Capsules of the same message this one supersedes (only with `supersede`). */
   supersedes: string[];
   messageRetained: boolean;
@@ -45,19 +49,21 @@ export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: A
   if (existing.length > 0 && req.supersede !== true) {
     const id = existing[existing.length - 1]; // the newest
     if (retain) store.putMessage(req.message, messageSha256);
-    return { status: "already_recorded", capsuleId: id, capsuleBytes: store.getCapsule(id), supersedes: [], messageRetained: retain };
+    const capsule = store.openCapsule(id);
+    return { status: "already_recorded", capsuleId: id, capsuleBytes: capsule.bytes, capsule, supersedes: [], messageRetained: retain };
   }
   const derived = deriveAssessment({ message: req.message, judgement: req.judgement, pack, pseudonymKey: pseudonymKey(store), now: req.now, checked });
-  const built = buildAssessmentCapsule(derived.bytes, derived.assessment, ASSESS_PRODUCER);
-  const capsuleBytes = new TextEncoder().encode(built.text);
-  const id = built.capsule.content_sha256;
-  store.putCapsule(capsuleBytes, id);
+  const built = buildFromIntake(derived.intake, ASSESS_PRODUCER);
+  const capsuleBytes = built.bytes;
+  const id = built.id;
+  store.putCapsule(built);
   noteRecorded(store, id, { messageSha256, assessmentId: derived.assessment.assessment_id, createdAt: derived.assessment.created_at });
   if (retain) store.putMessage(req.message, messageSha256);
   return {
     status: "new",
     capsuleId: id,
     capsuleBytes,
+    capsule: built,
     supersedes: existing.filter((x) => x !== id),
     messageRetained: retain,
     assessment: derived.assessment,

@@ -18,7 +18,6 @@ import type { IntelligencePack } from "../../published/pack/types.js";
 import { IOC_KINDS } from "../../published/pack/vocabulary.js";
 import { computeAssessmentId } from "../assessment/assessment-id.js";
 import { AssessmentError } from "../assessment/errors.js";
-import { validateAssessment } from "../assessment/intake.js";
 import { pythonJsonText } from "../assessment/json-text.js";
 import type { Assessment, Iocs, Tier } from "../assessment/types.js";
 import {
@@ -35,6 +34,7 @@ import {
   THREAT_SCHEMA_VERSION,
   TIER_RANK,
 } from "../assessment/vocabulary.js";
+import { intakeAssessment, type Intake } from "../pipeline/intake.js";
 import { extractWithClientIocs, type Extraction } from "./iocs.js";
 import { JudgementError, type Judgement, type JudgementFinding } from "./judgement.js";
 import { RULE_LIMITATIONS } from "./rule-limitations.js";
@@ -57,8 +57,11 @@ export interface DeriveInput {
 }
 
 export interface DerivedAssessment {
-  /** The assessment bytes (canonical JSON, as a producer sends them). */
+  /** The assessment as it passed our own intake (capsules/pipeline/intake.ts): what the build stage takes. */
+  intake: Intake;
+  /** The assessment bytes (canonical JSON, as a producer sends them): `intake.bytes`. */
   bytes: Uint8Array;
+  /** `intake.assessment`. */
   assessment: Assessment;
   /** Counts only: how many wallet checksums verified. */
   wallet_checksums: Extraction["wallet_checksums"];
@@ -202,12 +205,12 @@ export function deriveAssessment(input: DeriveInput): DerivedAssessment {
   const value = fromJs(doc) as JsonObject;
   value.set("assessment_id", computeAssessmentId(value));
   const bytes = new TextEncoder().encode(pythonJsonText(value as JsonValue));
-  let assessment: Assessment;
+  let intake: Intake;
   try {
-    assessment = validateAssessment(bytes, pack, { messageText: message, messageEvaluation: { signals, evaluation } }).assessment;
+    intake = intakeAssessment(bytes, pack, { messageText: message, messageEvaluation: { signals, evaluation } });
   } catch (e) {
     if (e instanceof AssessmentError) throw new AssessmentError(`assess produced an assessment our intake rejects: ${e.message}`, e.path, "self-check");
     throw e;
   }
-  return { bytes, assessment, wallet_checksums: extraction.wallet_checksums };
+  return { intake, bytes, assessment: intake.assessment, wallet_checksums: extraction.wallet_checksums };
 }

@@ -1,13 +1,10 @@
 /**
- * Assessment → Evidence Capsule v1 (assessment-v1 §6): one inline artifact holding the exact input bytes, the
- * claims, derivations and intents of the reference bridge, built (capsule-v1 §11.1) and self-verified (C1) before
- * anything is emitted. With the reference producer block the output is byte-identical to the reference bridge.
+ * Assessment → Evidence Capsule v1 content (assessment-v1 §6): one inline artifact holding the exact input bytes, the
+ * claims, derivations and intents of the reference bridge. The pipeline's build stage (capsules/pipeline/build.ts)
+ * builds it (capsule-v1 §11.1) and self-verifies it (C1) before anything is emitted. With the reference producer
+ * block the output is byte-identical to the reference bridge.
  */
-import { canonicalText } from "../../src/json/canonical.js";
 import { sha256Hex } from "../../src/hash.js";
-import { buildCapsule, CapsuleBuildError, type Capsule } from "../capsule/build.js";
-import { verifyCapsule } from "../capsule/verify.js";
-import { AssessmentError } from "./errors.js";
 import type { Assessment } from "./types.js";
 
 export interface Producer {
@@ -193,29 +190,4 @@ export function assessmentContent(bytes: Uint8Array, a: Assessment, producer: Pr
     intents: INTENTS.map((x) => ({ ...x })),
     bindings: [],
   };
-}
-
-export interface BuiltCapsule {
-  capsule: Capsule;
-  /** The capsule file bytes: canonical JSON of the envelope + LF (§6.1; identical to the outbox file). */
-  text: string;
-}
-
-/**
- * Builds and self-verifies the capsule (C1): `buildCapsule` validates the content and computes its hash (it also
- * checks that the envelope loads back within the nesting limit), then the full verifier runs on the envelope,
- * artifact bytes and derivations included. Throws {@link AssessmentError} (rule `capsule`) on any failure.
- */
-export function buildAssessmentCapsule(bytes: Uint8Array, a: Assessment, producer: Producer): BuiltCapsule {
-  let capsule: Capsule;
-  try {
-    capsule = buildCapsule(assessmentContent(bytes, a, producer));
-  } catch (e) {
-    if (e instanceof CapsuleBuildError) throw new AssessmentError(`adapter produced an invalid capsule: ${e.message}`, undefined, "capsule");
-    throw e;
-  }
-  const report = verifyCapsule(capsule);
-  if (!report.ok) throw new AssessmentError(`adapter produced an invalid capsule: ${report.errors.join("; ")}`, undefined, "capsule");
-  const text = `${canonicalText({ attestations: capsule.attestations, content: capsule.content, content_sha256: capsule.content_sha256 }, "capsule")}\n`;
-  return { capsule, text };
 }

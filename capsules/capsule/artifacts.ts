@@ -12,6 +12,7 @@ import { Base64Error, decodeBase64Strict } from "./base64.js";
 import type { Artifact } from "./model.js";
 import type { ArtifactItem, VerificationReport } from "./report.js";
 import { ResolvedArtifacts } from "./resolved.js";
+import type { JsonValue } from "../../src/json/value.js";
 import { ARTIFACT_MAX_BYTES, ARTIFACTS_TOTAL_MAX_BYTES, INLINE_DATA_MAX_CHARS } from "./limits.js";
 
 /** An artifact that cannot be obtained; `message` is the exact problem text of capsule-v1 §8.4. */
@@ -136,11 +137,15 @@ export interface ArtifactsResult {
   resolved: ResolvedArtifacts;
 }
 
-/** Runs the artifacts stage over the validated artifacts. */
-export function artifactsStage(artifacts: Artifact[], artifactRoot?: string): ArtifactsResult {
+/**
+ * Runs the artifacts stage over the validated artifacts. `parsedDocuments` (VerifyOptions): values the caller parsed
+ * strictly from bytes with a given SHA-256; an artifact whose verified bytes have that digest is read as that value.
+ */
+export function artifactsStage(artifacts: Artifact[], artifactRoot?: string, parsedDocuments?: ReadonlyMap<string, JsonValue>): ArtifactsResult {
   const root = new ArtifactRoot(artifactRoot);
   const items: ArtifactItem[] = [];
   const resolved = new Map<string, Uint8Array>();
+  const parsed = new Map<string, JsonValue>();
   let total = 0;
   for (const artifact of artifacts) {
     const item: ArtifactItem = { id: artifact.id, status: "failed", problems: [] };
@@ -165,8 +170,10 @@ export function artifactsStage(artifacts: Artifact[], artifactRoot?: string): Ar
     if (item.problems.length === 0) {
       item.status = "verified";
       resolved.set(artifact.id, bytes);
+      const known = parsedDocuments?.get(item.actual_sha256);
+      if (known !== undefined) parsed.set(artifact.id, known);
     }
   }
   const status = items.every((x) => x.status === "verified") ? "verified" : "failed";
-  return { section: { status, items }, resolved: new ResolvedArtifacts(resolved) };
+  return { section: { status, items }, resolved: new ResolvedArtifacts(resolved, parsed) };
 }

@@ -30,6 +30,14 @@ export interface Capsule {
  * JS values (non-integral numbers are floats and are rejected). Throws {@link CapsuleBuildError}.
  */
 export function buildCapsule(content: unknown, attestations: unknown = []): Capsule {
+  return buildCapsuleParts(content, attestations).capsule;
+}
+
+/**
+ * {@link buildCapsule}, also returning the canonical bytes of the content it hashed (so a caller writing the capsule
+ * file does not canonicalise the content a second time).
+ */
+export function buildCapsuleParts(content: unknown, attestations: unknown = []): { capsule: Capsule; contentBytes: Uint8Array } {
   try {
     const c = objectAt(fromJs(content), "content");
     const { canonical } = validateContent(c);
@@ -38,7 +46,7 @@ export function buildCapsule(content: unknown, attestations: unknown = []): Caps
     const a = fromJs(attestations);
     validateAttestations(a, contentSha256);
     checkEnvelopeNesting(c);
-    return { content: c, content_sha256: contentSha256, attestations: a as JsonArray };
+    return { capsule: { content: c, content_sha256: contentSha256, attestations: a as JsonArray }, contentBytes: canonical.bytes };
   } catch (e) {
     if (e instanceof CapsuleSchemaError) throw new CapsuleBuildError(e.message);
     throw e;

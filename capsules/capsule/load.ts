@@ -19,8 +19,11 @@ export function loadCapsuleFile(path: string): JsonObject {
   return loadCapsuleBytes(readCapsuleBytes(path));
 }
 
-/** Reads at most CAPSULE_MAX_BYTES + 1 bytes (files, pipes and devices alike). */
-function readCapsuleBytes(path: string): Uint8Array {
+/**
+ * Reads a capsule file's bytes: at most CAPSULE_MAX_BYTES + 1 bytes (files, pipes and devices alike); more, or a
+ * read error, throws {@link CapsuleLoadError}.
+ */
+export function readCapsuleBytes(path: string): Uint8Array {
   const chunks: Buffer[] = [];
   let total = 0;
   let fd: number;

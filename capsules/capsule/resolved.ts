@@ -9,7 +9,14 @@ import { FailureMemo } from "./memo.js";
 export class ResolvedArtifacts {
   private readonly parsed = new FailureMemo<JsonValue>((e): e is JsonLoadError => e instanceof JsonLoadError);
 
-  constructor(private readonly bytes: ReadonlyMap<string, Uint8Array> = new Map()) {}
+  /**
+   * `known`: artifact id → the strict-JSON value of exactly its bytes, parsed by the caller before verification
+   * (VerifyOptions.parsedDocuments); read instead of parsing the bytes again.
+   */
+  constructor(
+    private readonly bytes: ReadonlyMap<string, Uint8Array> = new Map(),
+    private readonly known: ReadonlyMap<string, JsonValue> = new Map(),
+  ) {}
 
   has(id: string): boolean {
     return this.bytes.has(id);
@@ -23,6 +30,6 @@ export class ResolvedArtifacts {
   json(id: string): JsonValue {
     const bytes = this.bytes.get(id);
     if (bytes === undefined) throw new Error(`artifact ${id} is not resolved`);
-    return this.parsed.get(id, () => parseStrictJson(bytes));
+    return this.parsed.get(id, () => this.known.get(id) ?? parseStrictJson(bytes));
   }
 }

@@ -5,6 +5,7 @@
  */
 import { CanonicalError, canonicalBytes } from "../../src/json/canonical.js";
 import { sha256Hex } from "../../src/hash.js";
+import type { JsonValue } from "../../src/json/value.js";
 import { anchorSection } from "./anchor-check.js";
 import { artifactsStage } from "./artifacts.js";
 import { claimsSection } from "./claims.js";
@@ -26,6 +27,13 @@ import { validateEnvelope, type EnvelopeResult } from "./structure.js";
 export interface VerifyOptions {
   /** Local directory that path artifacts are confined to; without it every path artifact fails. */
   artifactRoot?: string;
+  /**
+   * Documents the caller has already strictly parsed (`parseStrictJson`, v1 limits or stricter), keyed by the SHA-256
+   * of the exact bytes they were parsed from: an artifact whose verified bytes have that digest is read as that value
+   * instead of being parsed again (the build stage passes its intake's assessment). Never pass a value that was not
+   * parsed from bytes with exactly that digest.
+   */
+  parsedDocuments?: ReadonlyMap<string, JsonValue>;
 }
 
 const STAGE_FAILURE = "bounded verification stage failed: ";
@@ -110,7 +118,7 @@ function attestationsSection(env: EnvelopeResult): VerificationReport["attestati
 
 /** §8.3: artifacts, recomputability, ledger and anchor per binding, claims. */
 function runStages(model: CapsuleModel, opts: VerifyOptions): StageSections {
-  const { section: artifacts, resolved } = artifactsStage(model.artifacts, opts.artifactRoot);
+  const { section: artifacts, resolved } = artifactsStage(model.artifacts, opts.artifactRoot, opts.parsedDocuments);
   const recomputability = recomputabilitySection(model.derivations, resolved);
   const ledger = ledgerSection(model.bindings, resolved);
   const anchor = anchorSection(model.bindings, resolved);

@@ -27,6 +27,16 @@ export class StoreGuard {
     this.guard.add(values);
   }
 
+  /**
+   * {@link remember} for a capsule whose private values the caller already has from its pipeline value (what
+   * `capsulePrivateValues` would read from its envelope), so the assessment is not parsed again.
+   */
+  rememberValues(id: string, values: readonly PrivateValue[]): void {
+    if (this.known.has(id)) return;
+    this.known.set(id, values);
+    this.guard.add(values);
+  }
+
   /** Adds a raw message text this process was given (never stored by the guard beyond memory). */
   rememberText(text: string): void {
     if (text === "" || this.texts.has(text)) return;

@@ -1,13 +1,13 @@
 /**
- * `capsule import`: capsules received from elsewhere are read (bounded), strictly loaded, verified with our
- * verifier, and only then sealed into the store. All files are checked before anything is written, so one
+ * `capsule import`: capsules received from elsewhere are read (bounded), opened through the pipeline (strictly loaded
+ * and verified with our verifier once: capsules/pipeline/open.ts), and only then sealed into the store, as opened. All files are checked before anything is written, so one
  * file that is not JSON, does not verify, or conflicts with a stored capsule refuses the whole call, names
  * that file, and leaves the disk unchanged.
  */
 import { readRegularFile } from "../../src/crypto/safe-read.js";
-import { CapsuleLoadError, loadCapsuleBytes } from "../capsule/load.js";
+import { CapsuleLoadError } from "../capsule/load.js";
 import { CAPSULE_MAX_BYTES } from "../capsule/limits.js";
-import { verifyCapsule } from "../capsule/verify.js";
+import { openVerifiedCapsule, type LoadedCapsule } from "../pipeline/open.js";
 import type { PutResult, SealedStore } from "./store.js";
 
 export class ImportError extends Error {
@@ -22,8 +22,8 @@ export class ImportError extends Error {
 
 export interface ImportCandidate {
   file: string;
-  bytes: Uint8Array;
-  contentSha256: string;
+  /** The capsule as opened and verified (proof `verified`). */
+  capsule: LoadedCapsule;
 }
 
 export interface ImportOptions {
@@ -44,18 +44,17 @@ function readBounded(file: string): Uint8Array {
 /** Reads, loads and verifies one capsule file; throws {@link ImportError} naming the file. */
 export function readImportCandidate(file: string, opts: ImportOptions = {}): ImportCandidate {
   const bytes = readBounded(file);
-  let envelope;
+  let opened;
   try {
-    envelope = loadCapsuleBytes(bytes);
+    opened = openVerifiedCapsule(bytes, { artifactRoot: opts.artifactRoot });
   } catch (e) {
     if (e instanceof CapsuleLoadError) throw new ImportError(file, `not a capsule file: ${e.message}`);
     throw e;
   }
-  const report = verifyCapsule(envelope, { artifactRoot: opts.artifactRoot });
-  if (!report.ok) throw new ImportError(file, `capsule does not verify: ${report.errors.join("; ") || "see 'evidence-bridge capsule verify'"}`);
-  const id = envelope.get("content_sha256");
-  if (typeof id !== "string") throw new ImportError(file, "capsule does not verify: content_sha256 is missing");
-  return { file, bytes, contentSha256: id };
+  if (opened.capsule === undefined) {
+    throw new ImportError(file, `capsule does not verify: ${opened.report.errors.join("; ") || "see 'evidence-bridge capsule verify'"}`);
+  }
+  return { file, capsule: opened.capsule };
 }
 
 /**
@@ -69,15 +68,16 @@ export function importCandidates(
 ): (PutResult & { file: string })[] {
   const unique = new Map<string, ImportCandidate>();
   for (const c of candidates) {
-    const seen = unique.get(c.contentSha256);
-    if (seen === undefined) unique.set(c.contentSha256, c);
-    else if (Buffer.compare(Buffer.from(seen.bytes), Buffer.from(c.bytes)) !== 0) {
-      throw new ImportError(c.file, `capsule ${c.contentSha256} has different bytes than ${seen.file} (same content_sha256)`);
+    const seen = unique.get(c.capsule.id);
+    if (seen === undefined) unique.set(c.capsule.id, c);
+    else if (Buffer.compare(Buffer.from(seen.capsule.bytes), Buffer.from(c.capsule.bytes)) !== 0) {
+      throw new ImportError(c.file, `capsule ${c.capsule.id} has different bytes than ${seen.file} (same content_sha256)`);
     }
   }
   for (const c of unique.values()) {
-    if (store.hasCapsule(c.contentSha256) && Buffer.compare(Buffer.from(store.getCapsule(c.contentSha256)), Buffer.from(c.bytes)) !== 0) {
-      throw new ImportError(c.file, `capsule ${c.contentSha256} is already stored with different bytes; the stored copy is kept`);
+    // A stored copy is compared as authenticated bytes: equal bytes are the capsule just verified, so no parse.
+    if (store.hasCapsule(c.capsule.id) && Buffer.compare(Buffer.from(store.readSealedCapsuleBytes(c.capsule.id)), Buffer.from(c.capsule.bytes)) !== 0) {
+      throw new ImportError(c.file, `capsule ${c.capsule.id} is already stored with different bytes; the stored copy is kept`);
     }
   }
   const list = [...unique.values()];
@@ -85,7 +85,7 @@ export function importCandidates(
   const BATCH = 64;
   for (let i = 0; i < list.length; i += BATCH) {
     const batch = list.slice(i, i + BATCH);
-    const results = store.putCapsules(batch.map((c) => ({ bytes: c.bytes, contentSha256: c.contentSha256 })));
+    const results = store.putCapsules(batch.map((c) => c.capsule));
     results.forEach((r, k) => out.push({ ...r, file: batch[k].file }));
     onProgress?.(Math.min(i + BATCH, list.length), list.length);
   }

@@ -31,8 +31,9 @@ import { readRegularFile, readRegularFileIfExists, readRegularFilePrefix, SafeRe
 import { SEAL_OVERHEAD, SealKind, seal, sealedKeyId, unseal } from "../../src/crypto/seal.js";
 import { hmacSha256Hex, sha256Hex } from "../../src/hash.js";
 import { CAPSULE_MAX_BYTES } from "../capsule/limits.js";
-import { checkCapsuleBytes } from "./capsule-bytes.js";
-import { checkCapsuleId as checkId, openSealedCapsule, type OpenedCapsule } from "./open-capsule.js";
+import { BuiltCapsule } from "../pipeline/build.js";
+import { LoadedCapsule } from "../pipeline/open.js";
+import { checkCapsuleId as checkId, openSealedCapsule, readSealedCapsule, type OpenedCapsule } from "./open-capsule.js";
 import { StoreError } from "./errors.js";
 import {
   CAPSULE_ID,
@@ -63,11 +64,8 @@ export interface PutResult {
   stored: "new" | "existing";
 }
 
-export interface CapsuleItem {
-  /** The capsule file bytes exactly as they should be returned by {@link SealedStore.getCapsule}. */
-  bytes: Uint8Array;
-  contentSha256: string;
-}
+/** What the store seals: a capsule this process built (pipeline/build.ts) or opened and checked (pipeline/open.ts). */
+export type StorableCapsule = BuiltCapsule | LoadedCapsule;
 
 /** Retained raw messages are bounded (an assessment is ≤ 1 MiB; the message it describes is far smaller). */
 export const MESSAGE_MAX_BYTES = 16 * 1024 * 1024;
@@ -95,20 +93,21 @@ export class SealedStore {
   // ---- capsules -------------------------------------------------------------------------------------------
 
   /**
-   * Seals one capsule under `contentSha256` (its canonical content hash, checked here) and writes its receipt.
-   * Throws {@link StoreError} `mismatch` when the bytes are not that capsule and `conflict` when different bytes
-   * are already stored under the id.
+   * Seals one capsule (a pipeline value: built and self-verified, or opened and checked; never re-parsed here) under
+   * its id and writes its receipt. Throws {@link StoreError} `conflict` when different bytes are already stored under
+   * the id.
    */
-  putCapsule(bytes: Uint8Array, contentSha256: string): PutResult {
-    return this.putCapsules([{ bytes, contentSha256 }])[0];
+  putCapsule(capsule: StorableCapsule): PutResult {
+    return this.putCapsules([capsule])[0];
   }
 
   /** Seals several capsules with one directory sync. Stops at the first conflict (earlier ones stay stored). */
-  putCapsules(items: readonly CapsuleItem[]): PutResult[] {
+  putCapsules(items: readonly StorableCapsule[]): PutResult[] {
     for (const item of items) {
-      checkId(item.contentSha256, "content_sha256");
-      if (item.bytes.length > CAPSULE_MAX_BYTES) throw new StoreError("too-large", `capsule ${item.contentSha256} exceeds the v1 byte limit`);
-      checkCapsuleBytes(item.bytes, item.contentSha256, `capsule ${item.contentSha256}`);
+      // The pipeline's values are the proof that the bytes are the capsule `id` names: only they are sealed.
+      if (!(item instanceof BuiltCapsule || item instanceof LoadedCapsule)) throw new TypeError("putCapsule takes a built or opened capsule (capsules/pipeline)");
+      checkId(item.id, "content_sha256");
+      if (item.bytes.length > CAPSULE_MAX_BYTES) throw new StoreError("too-large", `capsule ${item.id} exceeds the v1 byte limit`);
     }
     this.ensureDirs(this.layout.capsules);
     this.assertSealingKey();
@@ -116,14 +115,15 @@ export class SealedStore {
     const results: PutResult[] = [];
     const temps: string[] = [];
     try {
-      for (const { bytes, contentSha256: id } of items) {
+      for (const { bytes, id } of items) {
         const capsuleTemp = stageFile(dir, seal(bytes, this.keys.store, SealKind.capsule, capsuleLabel(id)));
         temps.push(capsuleTemp);
         const receiptTemp = stageFile(dir, makeReceipt(id, this.keys.signing));
         temps.push(receiptTemp);
         let stored: PutResult["stored"] = "new";
         if (!linkNoReplace(capsuleTemp, join(dir, `${id}${SEALED_SUFFIX}`))) {
-          if (!sameBytes(this.getCapsule(id), bytes)) {
+          // Equal bytes are this very capsule (already checked), so the stored copy is compared, not parsed again.
+          if (!sameBytes(this.readSealedCapsuleBytes(id), bytes)) {
             throw new StoreError("conflict", `capsule ${id} is already stored with different bytes; the stored copy is kept`);
           }
           stored = "existing";
@@ -143,7 +143,15 @@ export class SealedStore {
     return this.openCapsule(id).bytes;
   }
 
-  /** {@link getCapsule} plus the parsed envelope (open-capsule.ts). */
+  /**
+   * The authenticated bytes stored under `id`, NOT checked against the id: only for comparing with a capsule the
+   * caller already holds as a pipeline value (equal bytes are that capsule). Anything else uses {@link openCapsule}.
+   */
+  readSealedCapsuleBytes(id: string): Uint8Array {
+    return readSealedCapsule(this.layout.capsules, this.keys.store, id);
+  }
+
+  /** {@link getCapsule} plus the parsed envelope: the pipeline's loaded value (open-capsule.ts). */
   openCapsule(id: string): OpenedCapsule {
     return openSealedCapsule(this.layout.capsules, this.keys.store, id);
   }

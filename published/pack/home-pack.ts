@@ -14,7 +14,7 @@ import { inspectDataDir, prepareDataDir } from "../../src/crypto/data-dir.js";
 import { replaceFile } from "../../src/crypto/safe-write.js";
 import { PackError } from "./errors.js";
 import { PACK_FILE_NAME, readPackBytes } from "./file.js";
-import { loadPack } from "./load.js";
+import { loadPack, packDigest } from "./load.js";
 import type { IntelligencePack } from "./types.js";
 
 export const PACK_DIGEST_FILE_NAME = `${PACK_FILE_NAME}.sha256`;
@@ -33,6 +33,8 @@ export interface ResolvedPack {
   /** The file the pack was read from. */
   file: string;
   pack: IntelligencePack;
+  /** The file's bytes as read and loaded (so installing this pack later does not parse it again). */
+  bytes?: Uint8Array;
   /** Set when this call installed the pack into the data directory (callers say so on stderr: never silently). */
   installed?: string;
   /** Set when `--pack` chose a pack other than the data directory's (callers say so on stderr). */
@@ -40,6 +42,12 @@ export interface ResolvedPack {
 }
 
 /** The data directory's pack file and its recorded digest, or undefined when none is installed. */
+/** A pack's raw file bytes and the pack loaded from exactly those bytes. */
+export interface LoadedPackBytes {
+  bytes: Uint8Array;
+  pack: IntelligencePack;
+}
+
 export function homePackFiles(home: string): { file: string; digestFile: string } {
   return { file: join(home, PACK_FILE_NAME), digestFile: join(home, PACK_DIGEST_FILE_NAME) };
 }
@@ -81,8 +89,13 @@ export function loadHomePack(home: string, audience: PackAudience = "cli"): Reso
  * unless `replace` is set. Returns "installed", or "unchanged" when the same pack is already there.
  */
 export function installPack(home: string, bytes: Uint8Array, opts: { replace?: boolean } = {}): { pack: IntelligencePack; outcome: "installed" | "unchanged" } {
-  const pack = loadPack(bytes);
-  const current = existsSync(homePackFiles(home).file) ? loadHomePackLenient(home) : undefined;
+  return installLoadedPack(home, { bytes, pack: loadPack(bytes) }, opts);
+}
+
+/** {@link installPack} for a pack the caller loaded from exactly `bytes` (its one parse of them). */
+export function installLoadedPack(home: string, loaded: LoadedPackBytes, opts: { replace?: boolean } = {}): { pack: IntelligencePack; outcome: "installed" | "unchanged" } {
+  const { bytes, pack } = loaded;
+  const current = installedDigest(home);
   if (current !== undefined && current === pack.sha256) {
     writeDigest(home, pack.sha256);
     return { pack, outcome: "unchanged" };
@@ -100,9 +113,13 @@ export function installPack(home: string, bytes: Uint8Array, opts: { replace?: b
   return { pack, outcome: "installed" };
 }
 
-/** Digest of the installed pack file as it is now (for replacing a pack whose file changed). */
-function loadHomePackLenient(home: string): string {
-  return loadPack(readPackBytes(homePackFiles(home).file)).sha256;
+/**
+ * The §3.2 P5 digest of the installed pack file as it is now (undefined when none is installed): a hash of the raw
+ * bytes, which is all a comparison of packs needs (the pack itself is not parsed: a command parses its pack once).
+ */
+function installedDigest(home: string): string | undefined {
+  const { file } = homePackFiles(home);
+  return existsSync(file) ? packDigest(readPackBytes(file)) : undefined;
 }
 
 function writeDigest(home: string, sha256: string): void {
@@ -129,17 +146,17 @@ export function resolvePack(config: PackConfig, opts: { audience?: PackAudience;
   const bytes = readPackBytes(config.packFile);
   const pack = loadPack(bytes);
   const own = homePackFiles(config.home).file;
-  const ownDigest = existsSync(own) ? loadHomePackLenient(config.home) : undefined;
+  const ownDigest = installedDigest(config.home);
   if (ownDigest === undefined) {
     if (opts.install === true && (opts.createHome === true || inspectDataDir(config.home) === "present")) {
-      installPack(config.home, bytes);
-      return { file: config.packFile, pack, installed: `intelligence pack sha256 ${pack.sha256} installed into ${own}; later commands use it without --pack` };
+      installLoadedPack(config.home, { bytes, pack });
+      return { file: config.packFile, pack, bytes, installed: `intelligence pack sha256 ${pack.sha256} installed into ${own}; later commands use it without --pack` };
     }
-    return { file: config.packFile, pack };
+    return { file: config.packFile, pack, bytes };
   }
-  if (ownDigest === pack.sha256) return { file: config.packFile, pack };
+  if (ownDigest === pack.sha256) return { file: config.packFile, pack, bytes };
   if (config.packFromFlag === true) {
-    return { file: config.packFile, pack, overrides: `using --pack ${config.packFile} (sha256 ${pack.sha256}) for this run instead of the data directory's pack (sha256 ${ownDigest})` };
+    return { file: config.packFile, pack, bytes, overrides: `using --pack ${config.packFile} (sha256 ${pack.sha256}) for this run instead of the data directory's pack (sha256 ${ownDigest})` };
   }
   const fix =
     audience === "mcp"
@@ -156,9 +173,12 @@ export function resolvePack(config: PackConfig, opts: { audience?: PackAudience;
  * Installs the configured pack as the data directory's own when the directory exists and has none (a command that
  * just stored something calls this, so a refused command writes nothing). Returns true when it installed.
  */
-export function rememberFirstPack(config: PackConfig): boolean {
+export function rememberFirstPack(config: PackConfig, resolved?: ResolvedPack): boolean {
   if (config.packFile === undefined || existsSync(homePackFiles(config.home).file)) return false;
   if (inspectDataDir(config.home) !== "present") return false;
-  installPack(config.home, readPackBytes(config.packFile));
+  // The pack this run already loaded from the configured file is installed as loaded, not parsed a second time.
+  const loaded = resolved?.bytes !== undefined && resolved.file === config.packFile ? { bytes: resolved.bytes, pack: resolved.pack } : undefined;
+  if (loaded !== undefined) installLoadedPack(config.home, loaded);
+  else installPack(config.home, readPackBytes(config.packFile));
   return true;
 }

@@ -41,7 +41,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   const { flags } = parseFlags(args, { "message-file": { type: "string" }, "retain-message": { type: "boolean" }, supersede: { type: "boolean" } }, false);
   const messageFile = flags["message-file"] as string | undefined;
   if (messageFile === undefined || messageFile === "") throw new CliError("--message-file: the raw message file is required");
-  const { pack, config } = loadPack(ctx);
+  const { pack, resolved, config } = loadPack(ctx);
   const raw = await readLimited(ctx.io.stdin, JUDGEMENT_MAX_BYTES, `judgement exceeds ${JUDGEMENT_MAX_BYTES} bytes`);
   let judgement;
   try {
@@ -69,7 +69,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     if (e instanceof JudgementError || e instanceof AssessmentError) throw new CliError(e.message);
     throw new CliError(`store: ${(e as Error).message}`);
   }
-  rememberPack(config);
+  rememberPack(config, resolved);
   await new Promise<void>((resolve, reject) => ctx.io.stdout.write(outcome.capsuleBytes, (err) => (err ? reject(err) : resolve())));
   if (outcome.status === "already_recorded") {
     ctx.io.stderr.write(`evidence-bridge: this message was already recorded as capsule ${outcome.capsuleId}; nothing new was built (use --supersede to record it again)\n`);

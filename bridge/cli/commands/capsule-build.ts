@@ -6,13 +6,15 @@
  * The sealed store and the outbox writer are loaded only when used, so `--no-store` builds stay light.
  */
 import { readRegularFile, SafeReadError } from "../../../src/crypto/safe-read.js";
-import { buildAssessmentCapsule, projectProducer, REFERENCE_PRODUCER, type Producer } from "../../../capsules/assessment/adapter.js";
+import { projectProducer, REFERENCE_PRODUCER, type Producer } from "../../../capsules/assessment/adapter.js";
 import { AssessmentError } from "../../../capsules/assessment/errors.js";
-import { validateAssessment } from "../../../capsules/assessment/intake.js";
+import { buildFromIntake, type BuiltCapsule } from "../../../capsules/pipeline/build.js";
+import { intakeAssessment } from "../../../capsules/pipeline/intake.js";
 import { ASSESSMENT_MAX_BYTES } from "../../../capsules/assessment/parse-assessment.js";
 import { firstControlOrFormat, isPythonBlank } from "../../../capsules/assessment/text-rules.js";
 import { PackError } from "../../../published/pack/errors.js";
 import { rememberPack, useConfiguredPack } from "../pack-choice.js";
+import type { ResolvedPack } from "../../../published/pack/home-pack.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { packageVersion } from "../../package-info.js";
 import { parseFlags, readLimited } from "../args.js";
@@ -97,11 +99,16 @@ export function readMessageFile(file: string): { bytes: Uint8Array; text: string
   }
 }
 
-export function loadPack(ctx: CliContext): { pack: IntelligencePack; config: ReturnType<typeof configFrom> } {
+/**
+ * The pack of `capsule build` and `capsule assess`, loaded once; `resolved` goes to {@link rememberPack} after a
+ * capsule was stored, so remembering it does not load it again.
+ */
+export function loadPack(ctx: CliContext): { pack: IntelligencePack; resolved: ResolvedPack; config: ReturnType<typeof configFrom> } {
   const config = configFrom(ctx);
   try {
     // The first pack a sealing build uses is remembered by the data directory, once the capsule is stored.
-    return { pack: useConfiguredPack(ctx, config, { install: false }).pack, config };
+    const resolved = useConfiguredPack(ctx, config, { install: false });
+    return { pack: resolved.pack, resolved, config };
   } catch (e) {
     if (e instanceof PackError) throw new CliError(e.rule === "not-configured" || e.rule === "different-pack" ? e.detail : `intelligence pack: ${e.message}`);
     throw e;
@@ -115,18 +122,16 @@ export function loadPack(ctx: CliContext): { pack: IntelligencePack; config: Ret
  */
 async function sealIntoStore(
   config: ReturnType<typeof configFrom>,
-  capsuleBytes: Uint8Array,
-  contentSha256: string,
-  assessmentId: string,
+  built: BuiltCapsule,
   message: { bytes: Uint8Array; sha256: string } | undefined,
 ): Promise<{ existing: string; bytes: Uint8Array } | undefined> {
   const { openOrCreateStore } = await import("../../../capsules/store/store.js");
   const { findRecorded } = await import("../../../capsules/store/recorded.js");
   try {
     const store = await openOrCreateStore(config);
-    const same = findRecorded(store, { assessmentId }).filter((id) => id !== contentSha256);
+    const same = findRecorded(store, { assessmentId: built.intake.assessmentId }).filter((id) => id !== built.id);
     const existing = same.length > 0 ? { existing: same[0], bytes: store.getCapsule(same[0]) } : undefined;
-    if (existing === undefined) store.putCapsule(capsuleBytes, contentSha256);
+    if (existing === undefined) store.putCapsule(built);
     if (message) store.putMessage(message.bytes, message.sha256);
     return existing;
   } catch (e) {
@@ -155,33 +160,32 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   if (retain && messageFile === undefined) throw new CliError("--retain-message needs --message-file");
   if (retain && noStore) throw new CliError("--retain-message cannot be combined with --no-store (the message is only ever kept sealed)");
   const producer = producerFrom(flags);
-  const { pack, config } = loadPack(ctx);
+  const { pack, resolved, config } = loadPack(ctx);
   if (outbox !== undefined) assertOutsideDataDir(outbox, config.home, "--outbox");
 
   const bytes = await readLimited(ctx.io.stdin, ASSESSMENT_MAX_BYTES, "assessment exceeds 1 MiB");
   const message = messageFile === undefined ? undefined : readMessageFile(messageFile);
 
-  let built;
+  let built: BuiltCapsule;
   try {
-    const { assessment } = validateAssessment(bytes, pack, { messageText: message?.text });
-    built = { assessment, ...buildAssessmentCapsule(bytes, assessment, producer) };
+    built = buildFromIntake(intakeAssessment(bytes, pack, { messageText: message?.text }), producer);
   } catch (e) {
     if (e instanceof AssessmentError) throw new CliError(e.message);
     throw e;
   }
-  let capsuleBytes: Uint8Array = Buffer.from(built.text, "utf8");
-  let id = built.capsule.content_sha256;
+  let capsuleBytes = built.bytes;
+  let id = built.id;
   let warning: string | undefined;
 
   if (!noStore) {
-    const assessmentId = built.assessment.assessment_id;
-    const existing = await sealIntoStore(config, capsuleBytes, id, assessmentId, retain && message ? { bytes: message.bytes, sha256: built.assessment.message_sha256 } : undefined);
+    const assessmentId = built.intake.assessmentId;
+    const existing = await sealIntoStore(config, built, retain && message ? { bytes: message.bytes, sha256: built.intake.messageSha256 } : undefined);
     if (existing !== undefined) {
       id = existing.existing;
       capsuleBytes = existing.bytes;
       warning = `evidence-bridge: warning: assessment ${assessmentId} was already recorded as capsule ${id} (other bytes); printing the stored capsule, nothing new was queued\n`;
     }
-    rememberPack(config);
+    rememberPack(config, resolved);
   }
   if (outbox !== undefined) {
     const { writeOutbox } = await import("../../../capsules/assessment/outbox.js");

@@ -7,7 +7,6 @@
 import { basename, dirname, resolve } from "node:path";
 import { readFileSync } from "node:fs";
 import { createFileExclusive } from "../../../src/crypto/safe-write.js";
-import { loadCapsuleBytes } from "../../../capsules/capsule/load.js";
 import { verifyCapsule } from "../../../capsules/capsule/verify.js";
 import { importCandidates, readImportCandidate, type ImportCandidate } from "../../../capsules/store/import-capsules.js";
 import { StoreError } from "../../../capsules/store/errors.js";
@@ -110,8 +109,9 @@ directory: plaintext never lives there.`,
     const outDir = dirname(out);
     const store = await openExisting(ctx);
     const id = store.resolveCapsuleId(given);
-    const bytes = store.getCapsule(id);
-    const report = verifyCapsule(loadCapsuleBytes(bytes), { artifactRoot: flags["artifact-root"] as string | undefined });
+    // Opened once (authenticated, identity-checked), then the full verifier on the envelope the opening parsed.
+    const { bytes, envelope } = store.openCapsule(id);
+    const report = verifyCapsule(envelope, { artifactRoot: flags["artifact-root"] as string | undefined });
     if (!report.ok) throw new CliError(`capsule export: stored capsule ${id} does not verify: ${report.errors.join("; ")}`);
     let result: "created" | "exists";
     try {

@@ -3,9 +3,9 @@
  * print a short summary per file, or the exact reports with `--json`. Exit 0 only when every report is ok, 1 when
  * some is not, 2 (one stderr line) when a file cannot be loaded; on exit 2 nothing is printed to stdout.
  */
-import { CapsuleLoadError, loadCapsuleFile } from "../../../capsules/capsule/load.js";
+import { CapsuleLoadError } from "../../../capsules/capsule/load.js";
 import { serializeReport, type VerificationReport } from "../../../capsules/capsule/report.js";
-import { verifyCapsule } from "../../../capsules/capsule/verify.js";
+import { openVerifiedCapsuleFile } from "../../../capsules/pipeline/open.js";
 import { checkStoredReceipt, type ReceiptCheck } from "../../../capsules/store/receipts.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
@@ -76,15 +76,14 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   const reports: VerificationReport[] = [];
   for (const [i, file] of positionals.entries()) {
     if (progress) ctx.io.stderr.write(`\rverifying ${i + 1}/${positionals.length}`);
-    let capsule;
+    // The pipeline's open stage (capsules/pipeline/open.ts): one strict load, one run of the verifier.
     try {
-      capsule = loadCapsuleFile(file);
+      reports.push(openVerifiedCapsuleFile(file, { artifactRoot }).report);
     } catch (e) {
       if (progress) ctx.io.stderr.write("\n");
       if (e instanceof CapsuleLoadError) throw new CliError(terminalSafe(`${file}: ${e.message}`));
       throw e;
     }
-    reports.push(verifyCapsule(capsule, { artifactRoot }));
   }
   if (progress) ctx.io.stderr.write("\n");
   if (flags.json === true) {

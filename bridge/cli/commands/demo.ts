@@ -9,13 +9,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { buildAssessmentCapsule, projectProducer } from "../../../capsules/assessment/adapter.js";
-import { validateAssessment } from "../../../capsules/assessment/intake.js";
-import { loadCapsuleBytes } from "../../../capsules/capsule/load.js";
-import { verifyCapsule } from "../../../capsules/capsule/verify.js";
+import { projectProducer } from "../../../capsules/assessment/adapter.js";
+import { buildFromIntake } from "../../../capsules/pipeline/build.js";
+import { intakeAssessment } from "../../../capsules/pipeline/intake.js";
 import { openOrCreateStore } from "../../../capsules/store/store.js";
 import { readPackBytes } from "../../../published/pack/file.js";
-import { installPack } from "../../../published/pack/home-pack.js";
+import { installLoadedPack } from "../../../published/pack/home-pack.js";
 import { loadPack } from "../../../published/pack/load.js";
 import { packageRoot, packageVersion } from "../../package-info.js";
 import { parseFlags } from "../args.js";
@@ -61,20 +60,18 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   const messageText = readFileSync(join(dir, "message.txt"), "utf8");
   const out = (line = "") => ctx.io.stdout.write(`${line}\n`);
 
-  const { assessment } = validateAssessment(assessmentBytes, pack, { messageText });
-  const built = buildAssessmentCapsule(assessmentBytes, assessment, projectProducer(packageVersion()));
-  const capsuleBytes = Buffer.from(built.text, "utf8");
-  const id = built.capsule.content_sha256;
-  const report = verifyCapsule(loadCapsuleBytes(capsuleBytes));
-  if (!report.ok) throw new CliError(`demo capsule did not verify: ${report.errors.join("; ")}`);
+  // The pipeline (docs/pipeline.md): intake, then build with its one self-verification (a failure throws).
+  const built = buildFromIntake(intakeAssessment(assessmentBytes, pack, { messageText }), projectProducer(packageVersion()));
+  const { assessment } = built.intake;
+  const { report, id } = built;
 
   const home = mkdtempSync(join(tmpdir(), "evidence-bridge-demo-"));
   try {
     const store = await openOrCreateStore({ home, passphrase: undefined });
-    const put = store.putCapsule(capsuleBytes, id);
+    const put = store.putCapsule(built);
     const receipt = store.receipt(id);
     // The demo directory gets the synthetic pack as its own, so every command works there without --pack.
-    installPack(home, packBytes);
+    installLoadedPack(home, { bytes: packBytes, pack });
     const { show } = await import("./review.js");
     const shown = await capture(show, [id.slice(0, 12)], ctx, home);
 

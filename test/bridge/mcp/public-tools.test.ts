@@ -15,6 +15,7 @@ import { describeShared } from "../../helpers/shared.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { configFor, EXAMPLES, exampleAssessment, removeTempHomes, Session, startSession, tempHome } from "./session.js";
+import { storable } from "../../helpers/storable.js";
 
 afterAll(removeTempHomes);
 
@@ -189,7 +190,7 @@ describeShared("proxied public tools against the double", () => {
     const { openOrCreateStore } = await import("../../../capsules/store/store.js");
     const capsule = readFileSync(join(EXAMPLES, "03-usdt-inr-kitchen-sink-iocs.capsule.json"));
     const store = await openOrCreateStore({ home, passphrase: undefined });
-    store.putCapsule(capsule, JSON.parse(capsule.toString("utf8")).content_sha256);
+    store.putCapsule(storable(capsule, JSON.parse(capsule.toString("utf8")).content_sha256));
     const before = toolCalls(d).length;
     const r = await s.call("get_newsroom", { view: "wire", status: "ops@USDT-desk.example" });
     expect(r.msg.result.structuredContent.status).toBe("refused");

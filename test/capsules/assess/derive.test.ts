@@ -7,8 +7,9 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { deriveAssessment } from "../../../capsules/assess/derive.js";
 import { checkJudgement, JudgementError, type Judgement } from "../../../capsules/assess/judgement.js";
-import { ASSESS_PRODUCER, buildAssessmentCapsule } from "../../../capsules/assessment/adapter.js";
-import { validateAssessment } from "../../../capsules/assessment/intake.js";
+import { ASSESS_PRODUCER } from "../../../capsules/assessment/adapter.js";
+import { buildFromIntake } from "../../../capsules/pipeline/build.js";
+import { intakeAssessment } from "../../../capsules/pipeline/intake.js";
 import { AUTHORIZATIONS, SURFACES } from "../../../capsules/assessment/types.js";
 import { THREAT_EVIDENCE_CLASSES } from "../../../capsules/assessment/vocabulary.js";
 import { deriveCandidate } from "../../../capsules/candidates/derive.js";
@@ -37,9 +38,9 @@ describeShared("deriveAssessment", () => {
       expect(d.assessment.detector.iocs).toEqual(s.iocs);
       expect(d.assessment.collection.script_hints).toEqual(s.scripts);
       expect(d.assessment.created_at).toBe("2026-11-24T10:00:00.123000Z");
-      const built = buildAssessmentCapsule(d.bytes, d.assessment, ASSESS_PRODUCER);
-      expect(verifyCapsule(built.capsule).ok).toBe(true);
-      const content = JSON.parse(built.text).content as { producer: unknown; claims: { id: string; statement: string }[] };
+      const built = buildFromIntake(d.intake, ASSESS_PRODUCER);
+      expect(verifyCapsule(built.envelope).ok).toBe(true);
+      const content = JSON.parse(new TextDecoder().decode(built.bytes)).content as { producer: unknown; claims: { id: string; statement: string }[] };
       expect(content.producer).toEqual({ name: "evidence-bridge", software: "evidence-bridge/assess" });
       expect(content.claims.find((c) => c.id === "judgement-origin")?.statement).toMatch(/stated by the analyst's client/);
     }
@@ -49,8 +50,8 @@ describeShared("deriveAssessment", () => {
     const s = SAMPLES[0];
     const j = judgement({ signals: ["account_rental_offer", "account_sourcing_demand", "commission_share_terms"], findings: [], surface: "private_submission", authorization: "user_submitted", source: "telegram-user:1" });
     const d = deriveAssessment({ message: s.text, judgement: j, pack, pseudonymKey: KEY, now: NOW });
-    const built = buildAssessmentCapsule(d.bytes, d.assessment, ASSESS_PRODUCER);
-    const r = deriveCandidate(new TextEncoder().encode(built.text), pack, { includeTypologyMatches: true, includeClean: false, recomputedContentSha256: built.capsule.content_sha256 });
+    const built = buildFromIntake(d.intake, ASSESS_PRODUCER);
+    const r = deriveCandidate(built.bytes, pack, { includeTypologyMatches: true, includeClean: false, recomputedContentSha256: built.id });
     expect(r.status).toBe("emitted");
     // weights.ts: 30 + 20 + 10 = 60 → CONFIRMED_PATTERN; the pseudonym is keyed, 24 hex characters.
     expect(d.assessment.detector.score).toBe(60);
@@ -152,9 +153,9 @@ describeShared("deriveAssessment", () => {
           throw e;
         }
         accepted++;
-        expect(() => validateAssessment(d.bytes, pack, { messageText: g.message })).not.toThrow();
-        const built = buildAssessmentCapsule(d.bytes, d.assessment, ASSESS_PRODUCER);
-        expect(verifyCapsule(built.capsule).ok).toBe(true);
+        expect(() => intakeAssessment(d.bytes, pack, { messageText: g.message })).not.toThrow();
+        const built = buildFromIntake(d.intake, ASSESS_PRODUCER);
+        expect(verifyCapsule(built.envelope).ok).toBe(true);
       }),
       { numRuns: 400 },
     );

@@ -3,7 +3,8 @@
  * default producer block, self-verification by our own verifier, and the claim/derivation layout.
  */
 import { expect, it } from "vitest";
-import { assessmentContent, buildAssessmentCapsule, projectProducer, REFERENCE_PRODUCER } from "../../../capsules/assessment/adapter.js";
+import { assessmentContent, projectProducer, REFERENCE_PRODUCER } from "../../../capsules/assessment/adapter.js";
+import { assembleCapsule } from "../../../capsules/pipeline/build.js";
 import { parseAssessment } from "../../../capsules/assessment/parse-assessment.js";
 import { verifyCapsule } from "../../../capsules/capsule/verify.js";
 import { sha256Hex } from "../../../src/hash.js";
@@ -12,9 +13,15 @@ import type { JsonObject, JsonValue } from "../../../src/json/value.js";
 import { describeShared, readShared } from "../../helpers/shared.js";
 import { EXAMPLES, validBytes, validNames } from "./helpers.js";
 
+/** The build with its file text, as these tests compare texts. */
+function built(...args: Parameters<typeof assembleCapsule>) {
+  const r = assembleCapsule(...args);
+  return { ...r, text: new TextDecoder().decode(r.bytes) };
+}
+
 function build(name: string, producer = REFERENCE_PRODUCER) {
   const bytes = validBytes(name);
-  return buildAssessmentCapsule(bytes, parseAssessment(bytes).assessment, producer);
+  return built(bytes, parseAssessment(bytes).assessment, producer);
 }
 
 function ids(list: JsonValue): string[] {
@@ -79,11 +86,11 @@ describeShared("buildAssessmentCapsule", () => {
     const bytes = validBytes("01-mule-account-rental-hinglish");
     const { assessment } = parseAssessment(bytes);
     // A producer block the capsule format rejects (empty text) never reaches stdout.
-    expect(() => buildAssessmentCapsule(bytes, assessment, { name: "", software: "x" })).toThrow(
+    expect(() => built(bytes, assessment, { name: "", software: "x" })).toThrow(
       /^adapter produced an invalid capsule: content\.producer\.name: expected non-empty string$/,
     );
     // Bytes that are not the assessment the claims were read from: the derivations do not recompute.
     const other = validBytes("22-clean-mandi-prices");
-    expect(() => buildAssessmentCapsule(other, assessment, REFERENCE_PRODUCER)).toThrow(/^adapter produced an invalid capsule: /);
+    expect(() => built(other, assessment, REFERENCE_PRODUCER)).toThrow(/^adapter produced an invalid capsule: /);
   });
 });

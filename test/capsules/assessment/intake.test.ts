@@ -5,7 +5,7 @@
 import { expect, it } from "vitest";
 import { checkAssessmentConsistency } from "../../../capsules/assessment/consistency.js";
 import { AssessmentError } from "../../../capsules/assessment/errors.js";
-import { validateAssessment } from "../../../capsules/assessment/intake.js";
+import { intakeAssessment } from "../../../capsules/pipeline/intake.js";
 import type { Assessment } from "../../../capsules/assessment/types.js";
 import { parseStrictJson } from "../../../src/json/parse.js";
 import { toPlain } from "../../../src/json/plain.js";
@@ -15,7 +15,7 @@ import { EXAMPLES, exampleFile, mutate, PACK_PATH, validBytes, validNames } from
 
 function refusal(bytes: Uint8Array, messageText?: string): AssessmentError {
   try {
-    validateAssessment(bytes, loadPackFile(PACK_PATH), { messageText });
+    intakeAssessment(bytes, loadPackFile(PACK_PATH), { messageText });
   } catch (e) {
     if (e instanceof AssessmentError) return e;
     throw e;
@@ -23,12 +23,12 @@ function refusal(bytes: Uint8Array, messageText?: string): AssessmentError {
   throw new Error("expected a refusal");
 }
 
-describeShared("validateAssessment", () => {
+describeShared("intakeAssessment", () => {
   it.each(validNames())("accepts valid/%s, also with its message", (name) => {
     const pack = loadPackFile(PACK_PATH);
     const text = readShared(EXAMPLES, "valid", `${name}.txt`).toString("utf8");
-    expect(validateAssessment(validBytes(name), pack).assessment.assessment_id).toMatch(/^[0-9a-f]{24}$/);
-    expect(validateAssessment(validBytes(name), pack, { messageText: text }).assessment.message_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(intakeAssessment(validBytes(name), pack).assessment.assessment_id).toMatch(/^[0-9a-f]{24}$/);
+    expect(intakeAssessment(validBytes(name), pack, { messageText: text }).assessment.message_sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("refuses lenient/02 (IOC planted in origin_answer) with the consistency reason", () => {

@@ -7,7 +7,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkAssessmentId } from "../../../capsules/assessment/assessment-id.js";
-import { buildAssessmentCapsule, projectProducer } from "../../../capsules/assessment/adapter.js";
+import { projectProducer } from "../../../capsules/assessment/adapter.js";
+import { assembleCapsule } from "../../../capsules/pipeline/build.js";
 import { AssessmentError } from "../../../capsules/assessment/errors.js";
 import { parseAssessment } from "../../../capsules/assessment/parse-assessment.js";
 import { validateWithZod } from "../../../capsules/assessment/schema.js";
@@ -16,6 +17,12 @@ import { pythonJsonText } from "../../../capsules/assessment/json-text.js";
 import { parseStrictJson } from "../../../src/json/parse.js";
 import type { JsonObject, JsonValue } from "../../../src/json/value.js";
 import { assessmentBytes, assessmentValue } from "./arbitrary.js";
+
+/** The build with its file text, as these tests compare texts. */
+function built(...args: Parameters<typeof assembleCapsule>) {
+  const r = assembleCapsule(...args);
+  return { ...r, text: new TextDecoder().decode(r.bytes) };
+}
 
 const PRODUCER = projectProducer("0.0.0-test");
 
@@ -34,8 +41,8 @@ describe("generated assessments", () => {
         const { value, assessment } = parseAssessment(bytes);
         expect(() => checkAssessmentId(value)).not.toThrow();
         expect(validateWithZod(value)).toEqual({ ok: true, assessment });
-        const first = buildAssessmentCapsule(bytes, assessment, PRODUCER);
-        const second = buildAssessmentCapsule(bytes, parseAssessment(bytes).assessment, PRODUCER);
+        const first = built(bytes, assessment, PRODUCER);
+        const second = built(bytes, parseAssessment(bytes).assessment, PRODUCER);
         expect(second.text).toBe(first.text);
         const report = verifyCapsule(parseStrictJson(first.text));
         expect(report.errors).toEqual([]);

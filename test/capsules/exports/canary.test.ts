@@ -15,6 +15,7 @@ import { assessmentBytes, capsuleFor, exampleValue } from "../candidates/build-h
 import { canaryCase } from "../candidates/canary-assessments.js";
 import { PACK_FILE, removeHomes, tempHome } from "../feed/store-fixtures.js";
 import { cli, type CliRun } from "../review/cli-run.js";
+import { storable } from "../../helpers/storable.js";
 
 afterAll(removeHomes);
 
@@ -33,7 +34,7 @@ describeShared("canary values never leave through the sharing channels", () => {
       c.doc.set("message_sha256", messageSha256);
       canaries.push(...c.canaries, messageSha256, messageSha256.slice(0, 16));
       const bytes = capsuleFor(assessmentBytes(c.doc));
-      store.putCapsule(bytes, (JSON.parse(new TextDecoder().decode(bytes)) as { content_sha256: string }).content_sha256);
+      store.putCapsule(storable(bytes));
     }
     const runs: CliRun[] = [];
     const eb = async (...args: string[]) => {

@@ -12,6 +12,7 @@ import type { IntelligencePack } from "../../../published/pack/types.js";
 import { openOrCreateStore, type SealedStore } from "../../../capsules/store/store.js";
 import { sharedPath } from "../../helpers/shared.js";
 import { at, capsuleFor, exampleBytes, mutatedCapsule } from "../candidates/build-helpers.js";
+import { storable } from "../../helpers/storable.js";
 
 export const PACK_FILE = sharedPath("data/intelligence-pack/intelligence-pack-v1.json");
 const VALID_DIR = sharedPath("data/bridge-examples/valid");
@@ -80,7 +81,7 @@ export function removeHomes(): void {
 export async function storeWith(tag: string, capsules: readonly ExampleCapsule[]): Promise<{ home: string; store: SealedStore }> {
   const home = tempHome(tag);
   const store = await openOrCreateStore({ home, passphrase: undefined });
-  for (const c of capsules) store.putCapsule(c.bytes, c.id);
+  for (const c of capsules) store.putCapsule(storable(c.bytes, c.id));
   return { home, store };
 }
 

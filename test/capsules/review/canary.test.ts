@@ -18,6 +18,7 @@ import { canaryCase } from "../candidates/canary-assessments.js";
 import { PACK_FILE, removeHomes, tempHome } from "../feed/store-fixtures.js";
 import { exportFingerprints } from "./review-fixtures.js";
 import { cli, type CliRun } from "./cli-run.js";
+import { storable } from "../../helpers/storable.js";
 
 afterAll(removeHomes);
 
@@ -47,7 +48,7 @@ describeShared("canary values never leave through feed or review", () => {
       const bytes = capsuleFor(assessmentBytes(c.doc));
       const id = (JSON.parse(new TextDecoder().decode(bytes)) as { content_sha256: string }).content_sha256;
       ownSecret.set(id, own[0] ?? messageSha256);
-      store.putCapsule(bytes, id);
+      store.putCapsule(storable(bytes, id));
       store.putMessage(message, messageSha256);
     }
     expect(iocs.length).toBeGreaterThan(20);

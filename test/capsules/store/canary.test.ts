@@ -6,6 +6,7 @@ import { rmSync } from "node:fs";
 import { afterAll, describe, expect, test } from "vitest";
 import { openOrCreateStore, openStore } from "../../../capsules/store/store.js";
 import { CANARY, filesContaining, PLAINTEXT_MARKERS, syntheticCapsule, tempHome } from "./synthetic.js";
+import { storable } from "../../helpers/storable.js";
 
 const homes: string[] = [];
 afterAll(() => {
@@ -23,7 +24,7 @@ describe.each([
     homes.push(home);
     const store = await openOrCreateStore({ home, passphrase }, { kdfCost: { n: 1024, r: 8, p: 1 } });
     const caps = Array.from({ length: 12 }, (_, i) => syntheticCapsule(100 + i));
-    store.putCapsules(caps.map((c) => ({ bytes: c.bytes, contentSha256: c.id })));
+    store.putCapsules(caps.map((c) => storable(c.bytes, c.id)));
     for (const c of caps) store.putMessage(c.message, c.messageSha256);
     const rows = store.rows();
     expect(rows.length).toBe(12);

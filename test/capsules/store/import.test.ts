@@ -7,6 +7,7 @@ import { openOrCreateStore } from "../../../capsules/store/store.js";
 import { buildCapsule, serializeCapsule } from "../../../capsules/capsule/build.js";
 import { sha256Hex } from "../../../src/hash.js";
 import { snapshot, syntheticCapsule, tempHome } from "./synthetic.js";
+import { storable } from "../../helpers/storable.js";
 
 const homes: string[] = [];
 afterAll(() => {
@@ -34,7 +35,7 @@ describe("readImportCandidate", () => {
     const d = dir("cand");
     const c = syntheticCapsule(1);
     writeFileSync(join(d, "good.json"), c.bytes);
-    expect(readImportCandidate(join(d, "good.json"))).toMatchObject({ contentSha256: c.id });
+    expect(readImportCandidate(join(d, "good.json")).capsule.id).toBe(c.id);
     writeFileSync(join(d, "text.json"), "hello");
     expect(importError(() => readImportCandidate(join(d, "text.json"))).message).toMatch(
       new RegExp(`^${join(d, "text.json")}: not a capsule file: invalid JSON: `),
@@ -86,7 +87,7 @@ describe("path artifacts", () => {
     const capsule = buildCapsule(content);
     writeFileSync(join(d, "path.json"), serializeCapsule(capsule));
     expect(importError(() => readImportCandidate(join(d, "path.json"))).message).toMatch(/capsule does not verify: .*artifacts failed/);
-    expect(readImportCandidate(join(d, "path.json"), { artifactRoot: root }).contentSha256).toBe(capsule.content_sha256);
+    expect(readImportCandidate(join(d, "path.json"), { artifactRoot: root }).capsule.id).toBe(capsule.content_sha256);
   });
 });
 
@@ -96,8 +97,8 @@ describe("importCandidates", () => {
     const home = join(d, "home");
     const store = await openOrCreateStore({ home, passphrase: undefined });
     const [a, b] = [1, 2].map((i) => syntheticCapsule(i));
-    const ca = { file: "a.json", bytes: a.bytes, contentSha256: a.id };
-    const cb = { file: "b.json", bytes: b.bytes, contentSha256: b.id };
+    const ca = { file: "a.json", capsule: storable(a.bytes, a.id) };
+    const cb = { file: "b.json", capsule: storable(b.bytes, b.id) };
     const progress: string[] = [];
     const results = importCandidates(store, [ca, cb, { ...ca, file: "a-copy.json" }], (done, total) => progress.push(`${done}/${total}`));
     expect(results.map((r) => [r.id, r.stored, r.file])).toEqual([
@@ -107,12 +108,12 @@ describe("importCandidates", () => {
     expect(progress).toEqual(["2/2"]);
     const c = syntheticCapsule(3);
     const before = snapshot(home);
-    const prettyA = { file: "a-pretty.json", bytes: a.prettyBytes, contentSha256: a.id };
-    expect(importError(() => importCandidates(store, [{ file: "c.json", bytes: c.bytes, contentSha256: c.id }, prettyA])).message).toBe(
+    const prettyA = { file: "a-pretty.json", capsule: storable(a.prettyBytes, a.id) };
+    expect(importError(() => importCandidates(store, [{ file: "c.json", capsule: storable(c.bytes, c.id) }, prettyA])).message).toBe(
       `a-pretty.json: capsule ${a.id} is already stored with different bytes; the stored copy is kept`,
     );
-    const prettyC = { file: "c-pretty.json", bytes: c.prettyBytes, contentSha256: c.id };
-    expect(importError(() => importCandidates(store, [{ file: "c.json", bytes: c.bytes, contentSha256: c.id }, prettyC])).message).toBe(
+    const prettyC = { file: "c-pretty.json", capsule: storable(c.prettyBytes, c.id) };
+    expect(importError(() => importCandidates(store, [{ file: "c.json", capsule: storable(c.bytes, c.id) }, prettyC])).message).toBe(
       `c-pretty.json: capsule ${c.id} has different bytes than c.json (same content_sha256)`,
     );
     expect(snapshot(home)).toEqual(before);

@@ -16,6 +16,7 @@ import { openStore } from "../../../capsules/store/store.js";
 import { runCli } from "../../helpers/cli.js";
 import { describeShared, repoRoot, sharedPath } from "../../helpers/shared.js";
 import { exampleCapsule, PACK_FILE, removeHomes, storeWith, tempHome } from "../feed/store-fixtures.js";
+import { storable } from "../../helpers/storable.js";
 
 afterAll(removeHomes);
 
@@ -103,7 +104,7 @@ describeShared("keys match the store", () => {
     chmodSync(own, 0o600);
     const store = await openStore({ home, passphrase: undefined });
     const c = exampleCapsule("32");
-    expect(() => store.putCapsule(c.bytes, c.id)).toThrow(/^this store is sealed with key store-key:[0-9a-f]{16}; the loaded key is store-key:[0-9a-f]{16}: /);
+    expect(() => store.putCapsule(storable(c.bytes, c.id))).toThrow(/^this store is sealed with key store-key:[0-9a-f]{16}; the loaded key is store-key:[0-9a-f]{16}: /);
     expect(readdirSync(join(home, "store", "capsules")).filter((n) => n.startsWith(c.id))).toEqual([]);
     renameSync(`${own}.bak`, own);
     const r = await runCli(["--home", home, "capsule", "list"]);
@@ -117,7 +118,7 @@ describeShared("keys match the store", () => {
     copyFileSync(join(other.home, "keys", "store.key"), join(home, "keys", "store.key"));
     const store = await openStore({ home, passphrase: undefined });
     const c = exampleCapsule("32");
-    expect(() => store.putCapsule(c.bytes, c.id)).toThrow(/this store is sealed with key store-key:/);
+    expect(() => store.putCapsule(storable(c.bytes, c.id))).toThrow(/this store is sealed with key store-key:/);
   });
 
   test("keys init refuses to create keys next to sealed capsules that no present key opens", async () => {

@@ -10,6 +10,7 @@ import { StoreError } from "../../../capsules/store/errors.js";
 import { openOrCreateStore } from "../../../capsules/store/store.js";
 import { storeKey } from "../../../src/crypto/seal.js";
 import { syntheticCapsule, tempHome } from "./synthetic.js";
+import { storable } from "../../helpers/storable.js";
 
 const homes: string[] = [];
 afterAll(() => {
@@ -31,7 +32,7 @@ describe("capsuleOpener", () => {
     homes.push(home);
     const store = await openOrCreateStore({ home, passphrase: undefined });
     const caps = [1, 2, 3].map((i) => syntheticCapsule(i));
-    store.putCapsules(caps.map((c) => ({ bytes: c.bytes, contentSha256: c.id })));
+    store.putCapsules(caps.map((c) => storable(c.bytes, c.id)));
     const opener = capsuleOpener(home, storeKey(store.keys.store.bytes));
     for (const c of caps) {
       const opened = opener.openCapsule(c.id);

@@ -10,6 +10,7 @@ import { openOrCreateStore } from "../../../capsules/store/store.js";
 import { loadCapsuleBytes } from "../../../capsules/capsule/load.js";
 import { describeShared, readShared, sharedPath } from "../../helpers/shared.js";
 import { CANARY, syntheticCapsule, tempHome } from "./synthetic.js";
+import { storable } from "../../helpers/storable.js";
 
 const homes: string[] = [];
 afterAll(() => {
@@ -44,7 +45,7 @@ describeShared("rows of the example assessment capsules", () => {
     for (const name of names) {
       const bytes = readShared("data/bridge-examples/valid", name);
       const id = JSON.parse(bytes.toString("utf8")).content_sha256 as string;
-      store.putCapsule(bytes, id);
+      store.putCapsule(storable(bytes, id));
       const a = JSON.parse(readShared("data/bridge-examples/valid", name.replace(".capsule.json", ".json")).toString("utf8"));
       const detector = a.detector.tier as string;
       const threat = (a.threat_assessment?.tier ?? null) as string | null;
@@ -95,7 +96,7 @@ describe("closed vocabularies only", () => {
   test("unknown families are dropped, counts count distinct values, review status comes from the caller", async () => {
     const store = await openOrCreateStore({ home: home("vocab"), passphrase: undefined });
     const c = syntheticCapsule(1, "CONFIRMED_PATTERN");
-    store.putCapsule(c.bytes, c.id);
+    store.putCapsule(storable(c.bytes, c.id));
     const [row] = store.rows({ reviewStatus: (id) => (id === c.id ? "APPROVED_FOR_RELEASE" : undefined) });
     expect(row.families).toEqual(["ACCOUNT", "FRAUD"]);
     expect(row.tiers).toEqual({ detector: "CONFIRMED_PATTERN", threat: "WATCH", overall: "CONFIRMED_PATTERN" });
@@ -110,7 +111,7 @@ describe("sealed row index", () => {
   test("is written sealed, used on the next listing, and refreshed for new, changed or removed capsules", async () => {
     const store = await openOrCreateStore({ home: home("index"), passphrase: undefined });
     const [a, b, c] = [1, 2, 3].map((i) => syntheticCapsule(i));
-    store.putCapsules([a, b].map((x) => ({ bytes: x.bytes, contentSha256: x.id })));
+    store.putCapsules([a, b].map((x) => storable(x.bytes, x.id)));
     const aPath = join(store.layout.capsules, `${a.id}.sealed`);
     const T = Math.floor(Date.now() / 1000) - 60; // whole seconds, so utimes can restore the time exactly
     utimesSync(aPath, T, T);
@@ -133,7 +134,7 @@ describe("sealed row index", () => {
     expect(() => store.rows()).toThrow(`sealed file failed authentication: store/capsules/${a.id}.sealed`);
     unlinkSync(aPath);
 
-    store.putCapsule(c.bytes, c.id);
+    store.putCapsule(storable(c.bytes, c.id));
     expect(store.rows().map((r) => r.id).sort()).toEqual([b.id, c.id].sort());
 
     // A missing or damaged index is rebuilt silently.
@@ -157,7 +158,7 @@ describe("sealed row index", () => {
       parsed.content.subject.id = `synthetic:bulk:${i}`;
       const id = sha256Hex(canonicalBytes(parsed.content));
       parsed.content_sha256 = id;
-      items.push({ bytes: Buffer.concat([Buffer.from(canonicalBytes(parsed, "capsule")), Buffer.from("\n")]), contentSha256: id });
+      items.push(storable(Buffer.concat([Buffer.from(canonicalBytes(parsed, "capsule")), Buffer.from("\n")]), id));
     }
     for (let i = 0; i < items.length; i += 100) store.putCapsules(items.slice(i, i + 100));
     const rows = store.rows();

@@ -11,6 +11,7 @@ import { KeyError } from "../../../src/crypto/errors.js";
 import { SEAL_MAGIC } from "../../../src/crypto/seal.js";
 import { sha256Hex } from "../../../src/hash.js";
 import { CANARY, syntheticCapsule, tempHome } from "./synthetic.js";
+import { storable } from "../../helpers/storable.js";
 
 const homes: string[] = [];
 afterAll(() => {
@@ -37,7 +38,7 @@ describe("putCapsule / getCapsule", () => {
     const h = home("put");
     const store = await openOrCreateStore({ home: h, passphrase: undefined });
     const c = syntheticCapsule(1);
-    expect(store.putCapsule(c.bytes, c.id)).toEqual({ id: c.id, stored: "new" });
+    expect(store.putCapsule(storable(c.bytes, c.id))).toEqual({ id: c.id, stored: "new" });
     expect(Buffer.from(store.getCapsule(c.id)).equals(Buffer.from(c.bytes))).toBe(true);
     const dir = store.layout.capsules;
     expect(readdirSync(dir).sort()).toEqual([`${c.id}.receipt`, `${c.id}.sealed`]);
@@ -53,27 +54,30 @@ describe("putCapsule / getCapsule", () => {
   test("idempotent: same id and bytes succeed; different bytes under an existing id are refused and the first copy kept", async () => {
     const store = await openOrCreateStore({ home: home("idem"), passphrase: undefined });
     const c = syntheticCapsule(2);
-    store.putCapsule(c.bytes, c.id);
+    store.putCapsule(storable(c.bytes, c.id));
     const before = readFileSync(join(store.layout.capsules, `${c.id}.sealed`));
-    expect(store.putCapsule(c.bytes, c.id)).toEqual({ id: c.id, stored: "existing" });
-    const e = storeError(() => store.putCapsule(c.prettyBytes, c.id));
+    expect(store.putCapsule(storable(c.bytes, c.id))).toEqual({ id: c.id, stored: "existing" });
+    const e = storeError(() => store.putCapsule(storable(c.prettyBytes, c.id)));
     expect(e.code).toBe("conflict");
     expect(e.message).toBe(`capsule ${c.id} is already stored with different bytes; the stored copy is kept`);
     expect(readFileSync(join(store.layout.capsules, `${c.id}.sealed`)).equals(before)).toBe(true);
     expect(readdirSync(store.layout.capsules).sort()).toEqual([`${c.id}.receipt`, `${c.id}.sealed`]);
   });
 
-  test("bytes that are not the capsule named by the id are refused before anything is written", async () => {
+  test("bytes that are not the capsule named by the id are refused at opening; only pipeline values are sealed", async () => {
     const store = await openOrCreateStore({ home: home("mismatch"), passphrase: undefined });
     const a = syntheticCapsule(3);
     const b = syntheticCapsule(4);
-    let e = storeError(() => store.putCapsule(a.bytes, b.id));
+    let e = storeError(() => store.putCapsule(storable(a.bytes, b.id)));
     expect(e.code).toBe("mismatch");
     expect(e.message).toBe(`capsule ${b.id}: recomputed content_sha256 ${a.id} does not equal the capsule id ${b.id}`);
-    e = storeError(() => store.putCapsule(new TextEncoder().encode("{not json"), a.id));
+    e = storeError(() => store.putCapsule(storable(new TextEncoder().encode("{not json"), a.id)));
     expect(e.message).toMatch(/^capsule [0-9a-f]{64} is not a capsule file: invalid JSON/);
-    e = storeError(() => store.putCapsule(a.bytes, "ABC"));
-    expect(e.message).toBe("content_sha256 must be 64 lowercase hexadecimal digits");
+    e = storeError(() => store.putCapsule(storable(a.bytes, "ABC")));
+    expect(e.message).toBe(`capsule ABC: recomputed content_sha256 ${a.id} does not equal the capsule id ABC`);
+    // A look-alike of a pipeline value (bytes and an id, no proof) is refused before anything is written.
+    const fake = { bytes: b.bytes, id: b.id, envelope: new Map(), proof: "identity", report: undefined };
+    expect(() => store.putCapsule(fake as never)).toThrow(/^putCapsule takes a built or opened capsule/);
     expect(store.capsuleIds()).toEqual([]);
   });
 
@@ -81,13 +85,13 @@ describe("putCapsule / getCapsule", () => {
     const store = await openOrCreateStore({ home: home("declared"), passphrase: undefined });
     const c = syntheticCapsule(5);
     const wrong = Buffer.from(Buffer.from(c.bytes).toString("utf8").replace(c.id, "0".repeat(64)));
-    expect(storeError(() => store.putCapsule(wrong, c.id)).message).toBe(`capsule ${c.id}: declared content_sha256 does not equal the capsule id ${c.id}`);
+    expect(storeError(() => store.putCapsule(storable(wrong, c.id))).message).toBe(`capsule ${c.id}: declared content_sha256 does not equal the capsule id ${c.id}`);
   });
 
   test("batch puts, golden capsule files stored byte-exactly, prefix resolution", async () => {
     const store = await openOrCreateStore({ home: home("batch"), passphrase: undefined });
     const items = [6, 7, 8].map((i) => syntheticCapsule(i));
-    const results = store.putCapsules(items.map((c) => ({ bytes: c.bytes, contentSha256: c.id })));
+    const results = store.putCapsules(items.map((c) => storable(c.bytes, c.id)));
     expect(results.map((r) => r.stored)).toEqual(["new", "new", "new"]);
     const id = items[0].id;
     expect(store.resolveCapsuleId(id.slice(0, 10))).toBe(id);
@@ -103,7 +107,7 @@ describe("receipts", () => {
     const h = home("receipt");
     const store = await openOrCreateStore({ home: h, passphrase: undefined });
     const c = syntheticCapsule(10);
-    store.putCapsule(c.bytes, c.id);
+    store.putCapsule(storable(c.bytes, c.id));
     const receiptPath = join(store.layout.capsules, `${c.id}.receipt`);
     const doc = JSON.parse(readFileSync(receiptPath, "utf8"));
     expect(Object.keys(doc)).toEqual(["content_sha256", "format", "public_key", "signature"]);
@@ -120,7 +124,7 @@ describe("receipts", () => {
     const h = home("receipt2");
     const store = await openOrCreateStore({ home: h, passphrase: undefined });
     const [a, b] = [11, 12].map((i) => syntheticCapsule(i));
-    store.putCapsules([a, b].map((c) => ({ bytes: c.bytes, contentSha256: c.id })));
+    store.putCapsules([a, b].map((c) => storable(c.bytes, c.id)));
     const path = (id: string) => join(store.layout.capsules, `${id}.receipt`);
     const original = readFileSync(path(a.id), "utf8");
     const sig = JSON.parse(original).signature as string;
@@ -129,7 +133,7 @@ describe("receipts", () => {
     writeFileSync(path(a.id), readFileSync(path(b.id)));
     expect(checkStoredReceipt({ home: h }, a.id).reason).toBe("receipt names a different content_sha256");
     const other = await openOrCreateStore({ home: home("receipt3"), passphrase: undefined });
-    other.putCapsule(a.bytes, a.id);
+    other.putCapsule(storable(a.bytes, a.id));
     writeFileSync(path(a.id), readFileSync(join(other.layout.capsules, `${a.id}.receipt`)));
     expect(checkStoredReceipt({ home: h }, a.id).reason).toBe(`receipt was signed by another key (${other.keys.signing.fingerprint})`);
     writeFileSync(path(a.id), "{}");
@@ -137,7 +141,7 @@ describe("receipts", () => {
     unlinkSync(path(a.id));
     expect(checkStoredReceipt({ home: h }, a.id)).toEqual({ status: "missing", stored: true });
     // Putting the same capsule again restores the receipt.
-    store.putCapsule(a.bytes, a.id);
+    store.putCapsule(storable(a.bytes, a.id));
     expect(checkStoredReceipt({ home: h }, a.id).status).toBe("valid");
     expect(checkStoredReceipt({ home: h }, "1".repeat(64))).toEqual({ status: "missing", stored: false });
     expect(checkStoredReceipt({ home: home("never") }, a.id).status).toBe("unavailable");
@@ -173,7 +177,7 @@ describe("opening", () => {
     );
     const store = await openOrCreateStore({ home: h, passphrase: undefined });
     const c = syntheticCapsule(30);
-    store.putCapsule(c.bytes, c.id);
+    store.putCapsule(storable(c.bytes, c.id));
     const stale = join(store.layout.capsules, ".tmp-999999999-0123456789abcdef");
     writeFileSync(stale, "ciphertext leftovers");
     await openStore({ home: h, passphrase: undefined });
@@ -191,7 +195,7 @@ describe("opening", () => {
     const h = home("pp");
     const store = await openOrCreateStore({ home: h, passphrase: "s3cret" }, { kdfCost: { n: 1024, r: 8, p: 1 } });
     const c = syntheticCapsule(31);
-    store.putCapsule(c.bytes, c.id);
+    store.putCapsule(storable(c.bytes, c.id));
     const again = await openStore({ home: h, passphrase: "s3cret" });
     expect(Buffer.from(again.getCapsule(c.id)).equals(Buffer.from(c.bytes))).toBe(true);
     expect(again.receipt(c.id).status).toBe("valid");

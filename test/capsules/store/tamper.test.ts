@@ -10,6 +10,7 @@ import { openOrCreateStore, type SealedStore } from "../../../capsules/store/sto
 import { SealError } from "../../../src/crypto/errors.js";
 import { SealKind, seal } from "../../../src/crypto/seal.js";
 import { syntheticCapsule, tempHome } from "./synthetic.js";
+import { storable } from "../../helpers/storable.js";
 
 const homes: string[] = [];
 afterAll(() => {
@@ -21,7 +22,7 @@ async function filledStore(tag: string): Promise<{ store: SealedStore; ids: stri
   homes.push(home);
   const store = await openOrCreateStore({ home, passphrase: undefined });
   const caps = [1, 2].map((i) => syntheticCapsule(i));
-  store.putCapsules(caps.map((c) => ({ bytes: c.bytes, contentSha256: c.id })));
+  store.putCapsules(caps.map((c) => storable(c.bytes, c.id)));
   return { store, ids: caps.map((c) => c.id), path: (id) => join(store.layout.capsules, `${id}.sealed`) };
 }
 
