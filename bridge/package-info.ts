@@ -10,7 +10,8 @@ let cached: { root: string; version: string } | undefined;
 
 function find(): { root: string; version: string } {
   if (cached) return cached;
-  let dir = dirname(fileURLToPath(import.meta.url));
+  // CommonJS (the bundle) has __dirname; the ESM build (tsc, tsx) has import.meta.url.
+  let dir = typeof __dirname === "string" ? __dirname : dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
     const file = join(dir, "package.json");
     if (existsSync(file)) {

@@ -1,0 +1,140 @@
+/**
+ * Loads a CommonJS bundle file with a V8 code cache (docs/startup.md). Node 20 has no module compile cache for
+ * user code (`module.enableCompileCache` arrived in Node 22.1); the one cache it offers is `vm.Script` cachedData.
+ * The first run compiles the file as Node's CommonJS loader would and, at exit, writes the code V8 compiled during
+ * the run into a per-user cache directory; later runs hand that data back to V8 and skip most parsing and
+ * compiling. The cache holds compiled code of the bundle only, never data the program handled.
+ *
+ * The cache file is named by a SHA-256 of the bundle source, the Node and V8 versions, the architecture and the
+ * process's V8 flags, so an upgraded bundle or Node never meets an old cache (V8 itself only checks the source's
+ * length and its own version and flags). Any problem with the cache (no private directory, unreadable, rejected
+ * by V8, unwritable) means the file is simply compiled; the cache never changes what runs.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { Script } from "node:vm";
+
+/** Turns the code cache off when set to "0" (e.g. to measure a cold start). */
+export const CODE_CACHE_ENV = "EVIDENCE_BRIDGE_CODE_CACHE";
+
+/** Largest cache file read back (the biggest bundle's cache is a few MB). */
+const MAX_CACHE_BYTES = 64 << 20;
+
+type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
+
+export interface LoadOptions {
+  /** The cache directory; default a private directory per user under the OS temp dir; null: no cache. */
+  cacheDir?: string | null;
+}
+
+/** What the last {@link loadCommonJs} of a file did with the cache (for tests and the doctor). */
+export type CacheOutcome = "off" | "miss" | "hit" | "rejected";
+
+const outcomes = new Map<string, CacheOutcome>();
+
+/** Caches to write at exit (one listener for all files: `help` loads every command module). */
+const pending: { path: string; script: Script }[] = [];
+
+/** Writes the caches of the files loaded without one (at exit; exported for tests). */
+export function writePendingCaches(): void {
+  for (const { path, script } of pending.splice(0)) writeCache(path, script.createCachedData());
+}
+
+export function cacheOutcome(file: string): CacheOutcome | undefined {
+  return outcomes.get(file);
+}
+
+/**
+ * The default cache directory, `<tmpdir>/evidence-bridge-code-cache-<uid>`, created 0700; undefined (no cache)
+ * when it is not a real directory owned by this user and closed to others (another user may have made it first).
+ */
+export function defaultCacheDir(): string | undefined {
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+  const dir = join(tmpdir(), `evidence-bridge-code-cache${uid === undefined ? "" : `-${uid}`}`);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
+  }
+  return privateDir(dir) ? dir : undefined;
+}
+
+function privateDir(dir: string): boolean {
+  try {
+    const st = lstatSync(dir);
+    if (!st.isDirectory()) return false;
+    if (typeof process.getuid === "function" && (st.uid !== process.getuid() || (st.mode & 0o077) !== 0)) return false;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function cacheKey(source: string): string {
+  return createHash("sha256")
+    .update(source)
+    .update(`\0${process.version}\0${process.versions.v8}\0${process.arch}\0${process.execArgv.join(" ")}`)
+    .digest("hex")
+    .slice(0, 32);
+}
+
+/** The cache file's bytes, or undefined: only a regular file of ours, read without following links. */
+function readCache(path: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size === 0 || st.size > MAX_CACHE_BYTES) return undefined;
+    if (typeof process.getuid === "function" && st.uid !== process.getuid()) return undefined;
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes the cache next to its final name and renames it into place; failures are ignored. */
+function writeCache(path: string, data: Buffer): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, data, { mode: 0o600, flag: "wx" });
+    renameSync(temp, path);
+  } catch {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // nothing was written
+    }
+  }
+}
+
+/**
+ * Runs a CommonJS file (a bundle: no relative requires of its own, Node built-ins only) and returns its exports,
+ * with the code cache when one can be used.
+ */
+export function loadCommonJs(file: string, opts: LoadOptions = {}): unknown {
+  const source = readFileSync(file, "utf8");
+  const dir = opts.cacheDir === undefined ? (process.env[CODE_CACHE_ENV] === "0" ? undefined : defaultCacheDir()) : opts.cacheDir === null ? undefined : privateDir(opts.cacheDir) ? opts.cacheDir : undefined;
+  const cachePath = dir === undefined ? undefined : join(dir, `${basename(file, ".js")}-${cacheKey(source)}.v8`);
+  const cachedData = cachePath === undefined ? undefined : readCache(cachePath);
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const outcome: CacheOutcome = cachePath === undefined ? "off" : cachedData === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
+  outcomes.set(file, outcome);
+  if (cachePath !== undefined && outcome !== "hit") {
+    // At exit the cache also holds the functions compiled while the command ran, not only the top level.
+    if (pending.length === 0) process.once("exit", writePendingCaches);
+    pending.push({ path: cachePath, script });
+  }
+  const fn = script.runInThisContext() as ModuleFunction;
+  const module = { exports: {} as unknown };
+  fn.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  return module.exports;
+}
