@@ -28,6 +28,7 @@ const common = {
   target: "node20",
   packages: "bundle",
   // Smaller files read, hash and parse faster; names are kept for error types and stack-free messages alike.
+  charset: "ascii", // the code-cache loader decodes ASCII files the fast way
   minify: true,
   keepNames: true,
   // bridge/package-info.ts uses __dirname under CommonJS; import.meta.url only in the ESM build. Any other use

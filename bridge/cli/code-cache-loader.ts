@@ -11,7 +11,8 @@
  * by V8, unwritable) means the file is simply compiled; the cache never changes what runs.
  */
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { isAscii } from "node:buffer";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -22,6 +23,10 @@ export const CODE_CACHE_ENV = "EVIDENCE_BRIDGE_CODE_CACHE";
 
 /** Largest cache file read back (the biggest bundle's cache is a few MB). */
 const MAX_CACHE_BYTES = 64 << 20;
+
+/** A cache file's name after `<name>-`: the key and the suffix. */
+const CACHE_NAME = /^[0-9a-f]{32}\.v8$/;
+const KEY_AND_SUFFIX_CHARS = 32 + ".v8".length;
 
 type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
 
@@ -73,7 +78,7 @@ function privateDir(dir: string): boolean {
   }
 }
 
-function cacheKey(source: string): string {
+function cacheKey(source: Uint8Array): string {
   return createHash("sha256")
     .update(source)
     .update(`\0${process.version}\0${process.versions.v8}\0${process.arch}\0${process.execArgv.join(" ")}`)
@@ -101,12 +106,21 @@ function readCache(path: string): Buffer | undefined {
   }
 }
 
-/** Writes the cache next to its final name and renames it into place; failures are ignored. */
+/**
+ * Writes the cache next to its final name and renames it into place, then removes the caches of earlier versions
+ * of the same file (`<name>-<other key>.v8`); failures are ignored.
+ */
 function writeCache(path: string, data: Buffer): void {
   const temp = `${path}.${process.pid}.tmp`;
   try {
     writeFileSync(temp, data, { mode: 0o600, flag: "wx" });
     renameSync(temp, path);
+    const dir = dirname(path);
+    const own = basename(path);
+    const prefix = own.slice(0, own.length - KEY_AND_SUFFIX_CHARS);
+    for (const name of readdirSync(dir)) {
+      if (name !== own && name.startsWith(prefix) && CACHE_NAME.test(name.slice(prefix.length))) unlinkSync(join(dir, name));
+    }
   } catch {
     try {
       unlinkSync(temp);
@@ -121,9 +135,11 @@ function writeCache(path: string, data: Buffer): void {
  * with the code cache when one can be used.
  */
 export function loadCommonJs(file: string, opts: LoadOptions = {}): unknown {
-  const source = readFileSync(file, "utf8");
+  const bytes = readFileSync(file);
+  // The bundle is ASCII (esbuild's default charset), which decodes faster as Latin-1; anything else as UTF-8.
+  const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
   const dir = opts.cacheDir === undefined ? (process.env[CODE_CACHE_ENV] === "0" ? undefined : defaultCacheDir()) : opts.cacheDir === null ? undefined : privateDir(opts.cacheDir) ? opts.cacheDir : undefined;
-  const cachePath = dir === undefined ? undefined : join(dir, `${basename(file, ".js")}-${cacheKey(source)}.v8`);
+  const cachePath = dir === undefined ? undefined : join(dir, `${basename(file, ".js")}-${cacheKey(bytes)}.v8`);
   const cachedData = cachePath === undefined ? undefined : readCache(cachePath);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const outcome: CacheOutcome = cachePath === undefined ? "off" : cachedData === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";

@@ -43,7 +43,7 @@ process.stdout.write(JSON.stringify({ exports, outcome: cacheOutcome(file) }));`
   return JSON.parse(out) as { exports: Record<string, unknown>; outcome: string };
 }
 
-const SOURCE = `"use strict";
+const SOURCE = `"use strict"; // a bundle (ASCII)
 const { join } = require("node:path");
 function square(x) { return x * x; }
 exports.answer = square(6) + 6;
@@ -62,14 +62,20 @@ describe("loadCommonJs", () => {
     expect(load(file, cacheDir)).toEqual({ exports: EXPORTS, outcome: "hit" });
   });
 
-  test("a changed file of the same length gets a cache of its own, never the old code", () => {
+  test("a changed file of the same length gets a cache of its own, never the old code; the old cache goes", () => {
     const { file, cacheDir } = setup(SOURCE);
     load(file, cacheDir);
+    const [old] = readdirSync(cacheDir);
+    writeFileSync(join(cacheDir, "other-0123456789abcdef0123456789abcdef.v8"), "another file's cache");
     const changed = SOURCE.replace("square(6) + 6", "square(5) + 5");
     expect(changed.length).toBe(SOURCE.length);
     writeFileSync(file, changed);
     expect(load(file, cacheDir)).toEqual({ exports: { ...EXPORTS, answer: 30 }, outcome: "miss" });
-    expect(readdirSync(cacheDir)).toHaveLength(2);
+    const now = readdirSync(cacheDir).sort();
+    expect(now).toHaveLength(2);
+    expect(now).toContain("other-0123456789abcdef0123456789abcdef.v8");
+    expect(now).not.toContain(old);
+    expect(load(file, cacheDir)).toEqual({ exports: { ...EXPORTS, answer: 30 }, outcome: "hit" });
   });
 
   test("damaged cache data is rejected by V8, the file still runs, and the cache is written again", () => {
@@ -99,6 +105,12 @@ describe("loadCommonJs", () => {
     chmodSync(cacheDir, 0o777);
     expect(load(file, cacheDir)).toEqual({ exports: EXPORTS, outcome: "off" });
     expect(readdirSync(cacheDir)).toEqual([]);
+  });
+
+  test("a file that is not ASCII is read as UTF-8", () => {
+    const { file, cacheDir } = setup(`${SOURCE}exports.text = "bundle \u00e9\u4e2d";\n`); // raw é and 中 in the file
+    expect(load(file, cacheDir).exports.text).toBe("bundle \u00e9\u4e2d");
+    expect(load(file, cacheDir)).toMatchObject({ exports: { text: "bundle \u00e9\u4e2d" }, outcome: "hit" });
   });
 
   test("no cache directory: the file is compiled and nothing is written", () => {
