@@ -78,6 +78,14 @@ function privateDir(dir: string): boolean {
   }
 }
 
+/**
+ * `<file name>-<digest of its path>`: the caches of one installation's file. Writing a new cache removes only that
+ * file's older caches, never those of another installation (or checkout) of the bridge for the same user.
+ */
+function cacheName(file: string): string {
+  return `${basename(file, ".js")}-${createHash("sha256").update(file).digest("hex").slice(0, 12)}`;
+}
+
 function cacheKey(source: Uint8Array): string {
   return createHash("sha256")
     .update(source)
@@ -108,7 +116,7 @@ function readCache(path: string): Buffer | undefined {
 
 /**
  * Writes the cache next to its final name and renames it into place, then removes the caches of earlier versions
- * of the same file (`<name>-<other key>.v8`); failures are ignored.
+ * of the same file (`<name>-<path digest>-<other key>.v8`); failures are ignored.
  */
 function writeCache(path: string, data: Buffer): void {
   const temp = `${path}.${process.pid}.tmp`;
@@ -139,7 +147,7 @@ export function loadCommonJs(file: string, opts: LoadOptions = {}): unknown {
   // The bundle is ASCII (esbuild's default charset), which decodes faster as Latin-1; anything else as UTF-8.
   const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
   const dir = opts.cacheDir === undefined ? (process.env[CODE_CACHE_ENV] === "0" ? undefined : defaultCacheDir()) : opts.cacheDir === null ? undefined : privateDir(opts.cacheDir) ? opts.cacheDir : undefined;
-  const cachePath = dir === undefined ? undefined : join(dir, `${basename(file, ".js")}-${cacheKey(bytes)}.v8`);
+  const cachePath = dir === undefined ? undefined : join(dir, `${cacheName(file)}-${cacheKey(bytes)}.v8`);
   const cachedData = cachePath === undefined ? undefined : readCache(cachePath);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const outcome: CacheOutcome = cachePath === undefined ? "off" : cachedData === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";

@@ -53,7 +53,7 @@ describeShared("the bundle's code cache", () => {
     const args = ["--home", join(work, "home-build"), "--pack", PACK, "capsule", "build", "--no-store"];
     const { tmp, stdout: first } = run(args, input);
     const files = cacheFiles(tmp);
-    expect(files.map((f) => f.slice(f.lastIndexOf("/") + 1))).toEqual([expect.stringMatching(/^capsule-build-[0-9a-f]{32}\.v8$/)]);
+    expect(files.map((f) => f.slice(f.lastIndexOf("/") + 1))).toEqual([expect.stringMatching(/^capsule-build-[0-9a-f]{12}-[0-9a-f]{32}\.v8$/)]);
     const written = statSync(files[0]).ino;
     expect(runIn(tmp, args, input).equals(first)).toBe(true);
     // The second run used the cache: it did not write it again (a write renames a new file into place).

@@ -58,7 +58,7 @@ describe("loadCommonJs", () => {
     expect(load(file, cacheDir)).toEqual({ exports: EXPORTS, outcome: "miss" });
     const written = readdirSync(cacheDir);
     expect(written).toHaveLength(1);
-    expect(written[0]).toMatch(/^bundle-[0-9a-f]{32}\.v8$/);
+    expect(written[0]).toMatch(/^bundle-[0-9a-f]{12}-[0-9a-f]{32}\.v8$/);
     expect(load(file, cacheDir)).toEqual({ exports: EXPORTS, outcome: "hit" });
   });
 
@@ -66,14 +66,20 @@ describe("loadCommonJs", () => {
     const { file, cacheDir } = setup(SOURCE);
     load(file, cacheDir);
     const [old] = readdirSync(cacheDir);
-    writeFileSync(join(cacheDir, "other-0123456789abcdef0123456789abcdef.v8"), "another file's cache");
+    // The same file name in another installation: its cache stays.
+    const elsewhere = join(cacheDir, "..", "other-install");
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, "bundle.js"), SOURCE);
+    load(join(elsewhere, "bundle.js"), cacheDir);
+    const other = readdirSync(cacheDir).find((f) => f !== old)!;
+    expect(other).toMatch(/^bundle-[0-9a-f]{12}-[0-9a-f]{32}\.v8$/);
     const changed = SOURCE.replace("square(6) + 6", "square(5) + 5");
     expect(changed.length).toBe(SOURCE.length);
     writeFileSync(file, changed);
     expect(load(file, cacheDir)).toEqual({ exports: { ...EXPORTS, answer: 30 }, outcome: "miss" });
     const now = readdirSync(cacheDir).sort();
     expect(now).toHaveLength(2);
-    expect(now).toContain("other-0123456789abcdef0123456789abcdef.v8");
+    expect(now).toContain(other);
     expect(now).not.toContain(old);
     expect(load(file, cacheDir)).toEqual({ exports: { ...EXPORTS, answer: 30 }, outcome: "hit" });
   });
