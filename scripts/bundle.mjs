@@ -31,9 +31,9 @@ const common = {
   charset: "ascii", // the code-cache loader decodes ASCII files the fast way
   minify: true,
   keepNames: true,
-  // bridge/package-info.ts uses __dirname under CommonJS; import.meta.url only in the ESM build. Any other use
-  // of import.meta.url gets the file's URL, computed when first read.
-  define: { "import.meta.url": "__ebImportMeta.url" },
+  // import.meta under CommonJS: the directory is __dirname (bridge/package-info.ts); any use of import.meta.url
+  // gets the file's URL, computed when first read.
+  define: { "import.meta.dirname": "__dirname", "import.meta.url": "__ebImportMeta.url" },
   inject: ["scripts/bundle-import-meta.cjs"],
   legalComments: "none",
   logLevel: "warning",
