@@ -1,6 +1,7 @@
 /**
  * `capsule build` benchmarks (product.md §11): the one-shot command as a whole process (the published bin, typical
- * 5 KB assessment, NODE_EXTRA_CA_CERTS unset; target median ≤ `node -e 0` + 15 ms), and in-process throughput of
+ * 5 KB assessment, NODE_EXTRA_CA_CERTS unset; target median ≤ `node -e 0` + 15 ms; the warm-up runs write the
+ * bundle's V8 code cache, and one row measures the same with the cache off, docs/startup.md), and in-process throughput of
  * validate + build + self-verify (target ≥ 2,000 assessments per second), and the same with seal + store, which is
  * bounded by its synchronous filesystem calls: 19 per capsule, measured with strace -c: for the sealed file and
  * the receipt each open, fchmod, write, fdatasync, close; link (no-replace) and rename into place; unlink of the
@@ -42,8 +43,8 @@ const EXAMPLES = [
   "36-ext-reported-reliability-no-upgrade",
 ];
 
-function oneShot(bin: string, home: string, input: Buffer, extra: string[]): void {
-  const r = spawnSync(process.execPath, [bin, "--home", home, "--pack", PACK, "capsule", "build", ...extra], { input, maxBuffer: 8 << 20, env: userEnv() });
+function oneShot(bin: string, home: string, input: Buffer, extra: string[], env: NodeJS.ProcessEnv = userEnv()): void {
+  const r = spawnSync(process.execPath, [bin, "--home", home, "--pack", PACK, "capsule", "build", ...extra], { input, maxBuffer: 8 << 20, env });
   if (r.status !== 0) throw new Error(`capsule build failed (${r.status}): ${r.stderr.toString().trim()}`);
 }
 
@@ -62,6 +63,9 @@ export async function benchCapsuleBuild(): Promise<BenchResult[]> {
       const floor = await floorMs(15);
       const noStore = await measure(() => oneShot(bin, home, typical, ["--no-store"]), { runs: 15, warmup: 2 });
       rows.push(atMostOverFloor(`capsule build one-shot process (${kb}, --no-store)`, noStore, floor, 15));
+      // The same without the V8 code cache (docs/startup.md): what the first run after an install or upgrade costs.
+      const cold = await measure(() => oneShot(bin, home, typical, ["--no-store"], { ...userEnv(), EVIDENCE_BRIDGE_CODE_CACHE: "0" }), { runs: 9, warmup: 1 });
+      rows.push({ name: `capsule build one-shot process (${kb}, --no-store), code cache off (first run after an install)`, median_ms: cold, figures: { "floor ms": floor, "over floor ms": cold - floor } });
       const stored = await measure(() => oneShot(bin, home, typical, []), { runs: 15, warmup: 2 });
       // The same assessment each run: after the first, the store already holds it (idempotent recording), so this
       // measures the "already recorded" path; the assess group measures a new sealed capsule each run.

@@ -4,13 +4,14 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 
 let cached: { root: string; version: string } | undefined;
 
 function find(): { root: string; version: string } {
   if (cached) return cached;
-  let dir = dirname(fileURLToPath(import.meta.url));
+  // The ESM build (tsc, tsx, vitest) has import.meta.dirname; the CommonJS bundle maps it to __dirname
+  // (scripts/bundle.mjs), which also spares every command loading node:url for this.
+  let dir = import.meta.dirname;
   for (let i = 0; i < 6; i++) {
     const file = join(dir, "package.json");
     if (existsSync(file)) {

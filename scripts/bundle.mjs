@@ -1,22 +1,46 @@
-// Bundles the compiled CLI into ESM files so a one-shot command loads a few dozen modules instead of ~150.
-// Command modules stay lazy: each becomes its own chunk, and shared code lands in chunks esbuild splits out.
-// BUNDLE_SINGLE=1 writes one file instead (dynamic imports become lazy initialisers inside it); measured against
-// the chunk graph it starts slower, because every start then parses the MCP SDK and zod too (docs/startup.md).
+// Bundles the compiled CLI into CommonJS files, one per entry point (docs/startup.md):
+//   dist/bundle/bin.js                the entry: argument parsing and the command table, nothing else;
+//   dist/bundle/commands/<name>.js    one self-contained file per command module (bridge/cli/commands/<name>.ts),
+//                                      loaded only when its command runs, through the V8 code-cache loader
+//                                      (bridge/cli/code-cache-loader.ts);
+//   dist/bundle/package.json          {"type":"commonjs"}, so Node runs these .js files as CommonJS.
+// CommonJS, because Node 20 starts a CommonJS entry without the ESM loader and its URL resolution, and because
+// `vm.Script` cachedData (Node 20's only code cache for user code) compiles scripts, not ES modules. Lazy imports
+// inside a command stay lazy: esbuild turns them into initialisers that run on first use.
 import { build } from "esbuild";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 
-const single = process.env.BUNDLE_SINGLE === "1";
+const OUT = "dist/bundle";
 
-await build({
-  entryPoints: { bin: "dist/bridge/cli/bin.js" },
-  outdir: "dist/bundle",
+/** In the bin, the command loader is the bundle's own (bridge/cli/bundled-command-modules.ts). */
+const bundledCommandModules = {
+  name: "bundled-command-modules",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/command-modules\.js$/ }, (args) => ({ path: resolve(args.resolveDir, "bundled-command-modules.js") }));
+  },
+};
+
+const common = {
   bundle: true,
-  splitting: !single,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
   packages: "bundle",
-  // Some dependencies use require(); give the ESM bundle a real one.
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  // Smaller files read, hash and parse faster; names are kept for error types and stack-free messages alike.
+  charset: "ascii", // the code-cache loader decodes ASCII files the fast way
+  minify: true,
+  keepNames: true,
+  // import.meta under CommonJS: the directory is __dirname (bridge/package-info.ts); any use of import.meta.url
+  // gets the file's URL, computed when first read.
+  define: { "import.meta.dirname": "__dirname", "import.meta.url": "__ebImportMeta.url" },
+  inject: ["scripts/bundle-import-meta.cjs"],
   legalComments: "none",
   logLevel: "warning",
-});
+};
+
+mkdirSync(OUT, { recursive: true });
+writeFileSync(`${OUT}/package.json`, '{ "type": "commonjs" }\n');
+await build({ ...common, entryPoints: { bin: "dist/bridge/cli/bin.js" }, outdir: OUT, plugins: [bundledCommandModules] });
+const commands = readdirSync("dist/bridge/cli/commands").filter((f) => f.endsWith(".js"));
+await build({ ...common, entryPoints: commands.map((f) => `dist/bridge/cli/commands/${f}`), outdir: `${OUT}/commands` });

@@ -2,6 +2,7 @@
  * The `evidence-bridge` entry point. With no command it serves MCP over stdio; otherwise it dispatches to one
  * lazily loaded command module, so each command loads only what it needs (cold start stays fast).
  */
+import { importCommandModule } from "./command-modules.js";
 import { CliError, type CliCommand, type CliContext, type CliIo } from "./context.js";
 
 /**
@@ -49,16 +50,7 @@ const COMMANDS: Record<string, readonly [file: string, name: string]> = {
 
 async function load(key: string): Promise<CliCommand> {
   const [file, name] = COMMANDS[key];
-  let mod: Record<string, CliCommand>;
-  try {
-    mod = (await import(/* @vite-ignore */ `./commands/${file}.js`)) as Record<string, CliCommand>;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND" && String((e as Error).message).includes(`commands/${file}.js`)) {
-      throw new CliError(`command '${key}' is not available in this build`);
-    }
-    throw e;
-  }
-  const command = mod[name];
+  const command = (await importCommandModule(file))?.[name];
   if (!command) throw new CliError(`command '${key}' is not available in this build`);
   return command;
 }

@@ -36,9 +36,9 @@ describe("the packed tarball", () => {
       .split("\n")
       .filter((f) => f !== "" && !f.endsWith("/"))
       .map((f) => f.replace(/^package\//, ""));
-    const allowed = /^(dist\/bundle\/[^/]+\.js|README\.md|SECURITY\.md|LICENSE|package\.json|docs\/.+|schemas\/[^/]+\.json|examples\/synthetic\/[^/]+)$/;
+    const allowed = /^(dist\/bundle\/(commands\/)?[^/]+\.js|dist\/bundle\/package\.json|README\.md|SECURITY\.md|LICENSE|package\.json|docs\/.+|schemas\/[^/]+\.json|examples\/synthetic\/[^/]+)$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
-    for (const must of ["dist/bundle/bin.js", "README.md", "SECURITY.md", "LICENSE", "examples/synthetic/assessment.json"]) expect(files).toContain(must);
+    for (const must of ["dist/bundle/bin.js", "dist/bundle/package.json", "dist/bundle/commands/serve.js", "README.md", "SECURITY.md", "LICENSE", "examples/synthetic/assessment.json"]) expect(files).toContain(must);
     expect(files.some((f) => f.startsWith("docs/"))).toBe(true);
     expect(files.some((f) => f.startsWith("schemas/"))).toBe(true);
   });

@@ -1,0 +1,164 @@
+/**
+ * Loads a CommonJS bundle file with a V8 code cache (docs/startup.md). Node 20 has no module compile cache for
+ * user code (`module.enableCompileCache` arrived in Node 22.1); the one cache it offers is `vm.Script` cachedData.
+ * The first run compiles the file as Node's CommonJS loader would and, at exit, writes the code V8 compiled during
+ * the run into a per-user cache directory; later runs hand that data back to V8 and skip most parsing and
+ * compiling. The cache holds compiled code of the bundle only, never data the program handled.
+ *
+ * The cache file is named by a SHA-256 of the bundle source, the Node and V8 versions, the architecture and the
+ * process's V8 flags, so an upgraded bundle or Node never meets an old cache (V8 itself only checks the source's
+ * length and its own version and flags). Any problem with the cache (no private directory, unreadable, rejected
+ * by V8, unwritable) means the file is simply compiled; the cache never changes what runs.
+ */
+import { createHash } from "node:crypto";
+import { isAscii } from "node:buffer";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { Script } from "node:vm";
+
+/** Turns the code cache off when set to "0" (e.g. to measure a cold start). */
+export const CODE_CACHE_ENV = "EVIDENCE_BRIDGE_CODE_CACHE";
+
+/** Largest cache file read back (the biggest bundle's cache is a few MB). */
+const MAX_CACHE_BYTES = 64 << 20;
+
+/** A cache file's name after `<name>-`: the key and the suffix. */
+const CACHE_NAME = /^[0-9a-f]{32}\.v8$/;
+const KEY_AND_SUFFIX_CHARS = 32 + ".v8".length;
+
+type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
+
+export interface LoadOptions {
+  /** The cache directory; default a private directory per user under the OS temp dir; null: no cache. */
+  cacheDir?: string | null;
+}
+
+/** What the last {@link loadCommonJs} of a file did with the cache (for tests and the doctor). */
+export type CacheOutcome = "off" | "miss" | "hit" | "rejected";
+
+const outcomes = new Map<string, CacheOutcome>();
+
+/** Caches to write at exit (one listener for all files: `help` loads every command module). */
+const pending: { path: string; script: Script }[] = [];
+
+/** Writes the caches of the files loaded without one (at exit; exported for tests). */
+export function writePendingCaches(): void {
+  for (const { path, script } of pending.splice(0)) writeCache(path, script.createCachedData());
+}
+
+export function cacheOutcome(file: string): CacheOutcome | undefined {
+  return outcomes.get(file);
+}
+
+/**
+ * The default cache directory, `<tmpdir>/evidence-bridge-code-cache-<uid>`, created 0700; undefined (no cache)
+ * when it is not a real directory owned by this user and closed to others (another user may have made it first).
+ */
+export function defaultCacheDir(): string | undefined {
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+  const dir = join(tmpdir(), `evidence-bridge-code-cache${uid === undefined ? "" : `-${uid}`}`);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
+  }
+  return privateDir(dir) ? dir : undefined;
+}
+
+function privateDir(dir: string): boolean {
+  try {
+    const st = lstatSync(dir);
+    if (!st.isDirectory()) return false;
+    if (typeof process.getuid === "function" && (st.uid !== process.getuid() || (st.mode & 0o077) !== 0)) return false;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `<file name>-<digest of its path>`: the caches of one installation's file. Writing a new cache removes only that
+ * file's older caches, never those of another installation (or checkout) of the bridge for the same user.
+ */
+function cacheName(file: string): string {
+  return `${basename(file, ".js")}-${createHash("sha256").update(file).digest("hex").slice(0, 12)}`;
+}
+
+function cacheKey(source: Uint8Array): string {
+  return createHash("sha256")
+    .update(source)
+    .update(`\0${process.version}\0${process.versions.v8}\0${process.arch}\0${process.execArgv.join(" ")}`)
+    .digest("hex")
+    .slice(0, 32);
+}
+
+/** The cache file's bytes, or undefined: only a regular file of ours, read without following links. */
+function readCache(path: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size === 0 || st.size > MAX_CACHE_BYTES) return undefined;
+    if (typeof process.getuid === "function" && st.uid !== process.getuid()) return undefined;
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes the cache next to its final name and renames it into place, then removes the caches of earlier versions
+ * of the same file (`<name>-<path digest>-<other key>.v8`); failures are ignored.
+ */
+function writeCache(path: string, data: Buffer): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, data, { mode: 0o600, flag: "wx" });
+    renameSync(temp, path);
+    const dir = dirname(path);
+    const own = basename(path);
+    const prefix = own.slice(0, own.length - KEY_AND_SUFFIX_CHARS);
+    for (const name of readdirSync(dir)) {
+      if (name !== own && name.startsWith(prefix) && CACHE_NAME.test(name.slice(prefix.length))) unlinkSync(join(dir, name));
+    }
+  } catch {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // nothing was written
+    }
+  }
+}
+
+/**
+ * Runs a CommonJS file (a bundle: no relative requires of its own, Node built-ins only) and returns its exports,
+ * with the code cache when one can be used.
+ */
+export function loadCommonJs(file: string, opts: LoadOptions = {}): unknown {
+  const bytes = readFileSync(file);
+  // The bundle is ASCII (esbuild's default charset), which decodes faster as Latin-1; anything else as UTF-8.
+  const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
+  const dir = opts.cacheDir === undefined ? (process.env[CODE_CACHE_ENV] === "0" ? undefined : defaultCacheDir()) : opts.cacheDir === null ? undefined : privateDir(opts.cacheDir) ? opts.cacheDir : undefined;
+  const cachePath = dir === undefined ? undefined : join(dir, `${cacheName(file)}-${cacheKey(bytes)}.v8`);
+  const cachedData = cachePath === undefined ? undefined : readCache(cachePath);
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const outcome: CacheOutcome = cachePath === undefined ? "off" : cachedData === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
+  outcomes.set(file, outcome);
+  if (cachePath !== undefined && outcome !== "hit") {
+    // At exit the cache also holds the functions compiled while the command ran, not only the top level.
+    if (pending.length === 0) process.once("exit", writePendingCaches);
+    pending.push({ path: cachePath, script });
+  }
+  const fn = script.runInThisContext() as ModuleFunction;
+  const module = { exports: {} as unknown };
+  fn.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  return module.exports;
+}
