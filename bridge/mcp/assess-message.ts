@@ -11,7 +11,8 @@ import { checkJudgement, JudgementError } from "../../capsules/assess/judgement.
 import { AssessmentError } from "../../capsules/assessment/errors.js";
 import { parseAssessment } from "../../capsules/assessment/parse-assessment.js";
 import type { Assessment } from "../../capsules/assessment/types.js";
-import { readCapsuleAssessment } from "../../capsules/candidates/capsule-source.js";
+import { readCapsuleSource } from "../../capsules/pipeline/capsule-source.js";
+import { cacheDerivationsOnPut } from "../../capsules/pipeline/stored.js";
 import { fromJs } from "../../capsules/capsule/js-input.js";
 import { IOC_KINDS } from "../../published/pack/vocabulary.js";
 import type { JsonValue } from "../../src/json/value.js";
@@ -34,7 +35,7 @@ export interface AssessArgs {
 }
 
 function storedAssessment(capsuleBytes: Uint8Array): Assessment {
-  const source = readCapsuleAssessment(capsuleBytes);
+  const source = readCapsuleSource(capsuleBytes);
   if (!source.ok) throw new AssessmentError(`stored capsule: ${source.reason}`, undefined, "capsule");
   return parseAssessment(source.assessmentBytes).assessment;
 }
@@ -57,6 +58,7 @@ export async function assessMessage(args: AssessArgs, _call: CallInfo, ctx: Priv
   let outcome;
   try {
     const store = await ctx.state.storeForWriting();
+    cacheDerivationsOnPut(store, pack);
     outcome = assessAndSeal(store, pack, { message, judgement, retainMessage: retain_message === true, supersede: supersede === true });
   } catch (e) {
     if (e instanceof JudgementError) return errorResult("rejected", e.message, { rule: e.rule, path: e.path });

@@ -13,7 +13,8 @@ import { buildAssessmentCapsule, projectProducer } from "../../capsules/assessme
 import { AssessmentError } from "../../capsules/assessment/errors.js";
 import { validateAssessment } from "../../capsules/assessment/intake.js";
 import { ASSESSMENT_MAX_BYTES } from "../../capsules/assessment/parse-assessment.js";
-import { deriveCandidate } from "../../capsules/candidates/derive.js";
+import { candidateView, deriveCapsule } from "../../capsules/pipeline/derive.js";
+import { cacheDerivationsOnPut } from "../../capsules/pipeline/stored.js";
 import { OutwardGuard } from "../../capsules/guard/outward-guard.js";
 import { assessmentPrivateValues } from "../../capsules/guard/private-values.js";
 import { loadCapsuleBytes } from "../../capsules/capsule/load.js";
@@ -65,6 +66,7 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
   let stored: "new" | "existing";
   try {
     const store = await ctx.state.storeForWriting();
+    cacheDerivationsOnPut(store, pack);
     // Idempotence by assessment_id: the same assessment re-serialised is not a second capsule (no second queue row).
     const same = findRecorded(store, { assessmentId: assessment.assessment_id }).filter((x) => x !== id);
     if (same.length > 0) {
@@ -102,7 +104,8 @@ export async function outwardSummary(id: string, capsuleBytes: Uint8Array, asses
   const envelope = loadCapsuleBytes(capsuleBytes);
   await ctx.egress.remember(id, envelope);
   const report = verifyCapsule(envelope);
-  const derived = deriveCandidate(envelope, pack, { includeTypologyMatches: false, includeClean: false, recomputedContentSha256: id });
+  // Our own build or the store's opened capsule: its content digest is the id it was built or opened under.
+  const derived = candidateView(deriveCapsule({ bytes: capsuleBytes, envelope }, pack), { includeTypologyMatches: false, includeClean: false });
   const candidate_preview =
     derived.status === "emitted"
       ? { status: derived.status, digest: derived.digest, candidate: derived.candidate }

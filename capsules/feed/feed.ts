@@ -10,18 +10,23 @@
  * (paths and rules only, never a value). Only outward lines are kept; plaintext capsules live in memory for the
  * duration of one derivation.
  *
+ * Each capsule's candidate is a projection of its derivation (capsules/pipeline/stored.ts): a read of the sealed
+ * derivation cache when it holds the capsule's row for this pack and policy, else one derivation from the opened
+ * sealed capsule, which the feed then writes to the cache, so a second feed over an unchanged store reads sealed
+ * rows only (docs/feed.md).
+ *
  * {@link buildFeed} works through the store in this thread. Worker threads were removed once hashing became
  * native: over 1,000 stored capsules on the shared 2-core machine (load avg 17), this thread alone took 3.3–4.7 s
  * wall / 1.0–1.1 s CPU, this thread plus one worker 6.4–7.8 s / 2.0–2.2 s (each worker loads the modules and the
  * pack again and JIT-compiles the same code).
  */
 import type { IntelligencePack } from "../../published/pack/types.js";
-import type { CapsuleOpener } from "../store/open-capsule.js";
+import type { CandidateView } from "../candidates/types.js";
+import { StoredDerivations } from "../pipeline/stored.js";
 import type { SealedStore } from "../store/store.js";
 import { FeedError } from "./errors.js";
 import { feedOrderKey } from "./order.js";
 import { LineSpool, type SpoolOptions } from "./spool.js";
-import { deriveStoredCandidate, type CandidateView } from "./stored-candidate.js";
 
 export interface FeedOptions extends CandidateView {
   /** Called after each capsule with the number done and the total. */
@@ -55,10 +60,10 @@ export type FeedItem =
 const NEWLINE = 0x0a;
 
 /** The feed item of stored capsule `id`; store failures and faults become a {@link FeedError} naming it. */
-export function feedItem(store: CapsuleOpener, id: string, pack: IntelligencePack, view: CandidateView): FeedItem {
+export function feedItem(derivations: StoredDerivations, id: string, view: CandidateView): FeedItem {
   let result;
   try {
-    result = deriveStoredCandidate(store, id, pack, view);
+    result = derivations.candidate(id, view);
   } catch (e) {
     throw new FeedError(id, `capsule ${id}: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -128,11 +133,15 @@ export function feedIds(store: SealedStore | undefined): string[] {
 export function buildFeed(store: SealedStore | undefined, pack: IntelligencePack, opts: FeedOptions): FeedOutcome {
   const ids = feedIds(store);
   const collector = new FeedCollector(ids.length, opts);
+  if (store === undefined) return collector.finish();
+  const derivations = new StoredDerivations(store, pack);
   try {
-    for (const id of ids) collector.add(id, feedItem(store!, id, pack, opts));
+    for (const id of ids) collector.add(id, feedItem(derivations, id, opts));
     return collector.finish();
   } catch (e) {
     collector.abandon();
     throw e;
+  } finally {
+    derivations.save();
   }
 }

@@ -4,4 +4,3 @@ export { FeedError } from "./errors.js";
 export { feedOrderKey } from "./order.js";
 export { feedSummaryJson, feedSummaryLines, groupWithheld, type WithheldGroup } from "./report.js";
 export { LineSpool, SPOOL_MEMORY_BYTES, type SpoolOptions } from "./spool.js";
-export { deriveStoredCandidate, type CandidateView } from "./stored-candidate.js";

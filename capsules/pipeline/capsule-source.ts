@@ -1,99 +1,121 @@
 /**
- * The input side of a candidate (assessment-v1 §7.4 O1, W12): a capsule whose single `assessment` artifact is
+ * The input side of a derivation (assessment-v1 §7.4 O1, W12): a capsule whose single `assessment` artifact is
  * inline base64 (§6.3), and whose content is EXACTLY what our adapter builds from that artifact's bytes under the
  * capsule's own producer block, with `content_sha256` the SHA-256 of that content's canonical bytes.
  *
- * That comparison replaces a run of the full verifier: the rebuilt content passes the builder's validation (the
- * verifier's schema stage), its artifact digest and size are computed from the bytes, and its derivations' expected
- * values are read from the same parsed assessment, so an envelope whose content equals it and whose digest matches
- * verifies too — and a capsule from another producer that merely carries an `assessment`
- * artifact (W12: different subject, claims or derivations) is refused. Attestations are checked by the capsule
- * rules (§7.10).
+ * Two inputs, one path: a loaded capsule ({@link OpenedCapsule}, the store's opened value, whose content digest was
+ * recomputed when it was opened and equals its declared `content_sha256`), or capsule file bytes, which are parsed
+ * here once and whose content digest is recomputed here once. Either way the content is then compared with the
+ * adapter's rebuild structurally (rebuilt-equals.ts): equal content has equal canonical bytes, so an envelope equal
+ * to the rebuild whose declared digest is the recomputed one verifies too, and a capsule from another producer that
+ * merely carries an `assessment` artifact (W12: different subject, claims or derivations) is refused. Attestations are
+ * checked by the capsule rules (§7.10).
  *
  * Reasons name the failed check only: they never echo capsule values (the capsule is private: its claims hold
  * the message hash).
  */
 import { Buffer } from "node:buffer";
+import { CanonicalError, canonicalBytes } from "../../src/json/canonical.js";
+import { sha256Hex } from "../../src/hash.js";
 import { parseStrictJson } from "../../src/json/parse.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import { isJsonObject, type JsonObject } from "../../src/json/value.js";
 import { assessmentContent } from "../assessment/adapter.js";
 import type { Assessment } from "../assessment/types.js";
 import { Base64Error, decodeBase64Strict } from "../capsule/base64.js";
-import { buildCapsule, CapsuleBuildError, type Capsule } from "../capsule/build.js";
-import { fromJs } from "../capsule/js-input.js";
 import { CAPSULE_MAX_BYTES } from "../capsule/limits.js";
-import { strictJsonEquals } from "../capsule/pointer.js";
 import { CapsuleSchemaError } from "../capsule/fields.js";
 import { validateAttestations } from "../capsule/structure.js";
-import { equalsRebuilt } from "./rebuilt-equals.js";
+import { equalsRebuilt } from "../candidates/rebuilt-equals.js";
+import type { OpenedCapsule } from "../store/open-capsule.js";
 
 export const ASSESSMENT_ARTIFACT_ID = "assessment";
 
-/** A capsule as bytes (strictly parsed here), as the strict loader's value model, or as plain JS values. */
-export type CapsuleInput = Uint8Array | JsonValue | Record<string, unknown>;
+/** What a derivation starts from: the store's loaded capsule, or capsule file bytes. */
+export type CapsuleInput = OpenedCapsule | Uint8Array;
 
 export type CapsuleSource =
-  | { ok: true; content: JsonObject; declaredSha256: string; assessmentBytes: Uint8Array }
-  | { ok: false; reason: string };
+  | {
+      ok: true;
+      envelope: JsonObject;
+      content: JsonObject;
+      declaredSha256: string;
+      /** SHA-256 of the canonical content, recomputed from these very bytes (by the store's opener or here). */
+      recomputedSha256: string;
+      /** The artifact's base64 text and its bytes. */
+      assessmentData: string;
+      assessmentBytes: Uint8Array;
+    }
+  | { ok: false; reason: string; envelope?: JsonObject };
 
 const ENVELOPE_KEYS = ["attestations", "content", "content_sha256"];
 const HEX64 = /^[0-9a-f]{64}$/;
 
-function refuse(reason: string): CapsuleSource {
-  return { ok: false, reason: `capsule: ${reason}` };
+function refuse(reason: string, envelope?: JsonObject): CapsuleSource {
+  return { ok: false, reason: `capsule: ${reason}`, ...(envelope ? { envelope } : {}) };
 }
 
-/** Reads the envelope and the exact bytes of its inline `assessment` artifact (nothing is trusted yet). */
-export function readCapsuleAssessment(capsule: CapsuleInput): CapsuleSource {
-  let value: unknown = capsule;
-  if (capsule instanceof Uint8Array) {
-    if (capsule.length > CAPSULE_MAX_BYTES) return refuse("exceeds the v1 byte limit");
-    try {
-      value = parseStrictJson(capsule);
-    } catch (e) {
-      return refuse(`not strict JSON (rule ${(e as { rule?: string }).rule ?? "syntax"})`);
-    }
-  } else {
-    value = fromJs(capsule);
+/** Reads the envelope and the exact bytes of its inline `assessment` artifact (nothing but the digest is trusted yet). */
+export function readCapsuleSource(input: CapsuleInput): CapsuleSource {
+  if (input instanceof Uint8Array) return readBytes(input);
+  const declared = input.envelope.get("content_sha256");
+  // The store's opener recomputed the content digest and checked it against the declared one.
+  return readEnvelope(input.envelope, typeof declared === "string" ? declared : "");
+}
+
+function readBytes(bytes: Uint8Array): CapsuleSource {
+  if (bytes.length > CAPSULE_MAX_BYTES) return refuse("exceeds the v1 byte limit");
+  let value;
+  try {
+    value = parseStrictJson(bytes);
+  } catch (e) {
+    return refuse(`not strict JSON (rule ${(e as { rule?: string }).rule ?? "syntax"})`);
   }
-  return readEnvelope(value);
-}
-
-/**
- * {@link readCapsuleAssessment} for an envelope exactly as the strict loader returned it (`parseStrictJson`,
- * `loadCapsuleBytes`, the store's `openCapsule`): already in the value model, so it is read without the walk that
- * converts plain values. Never pass a value built or edited by hand: use {@link readCapsuleAssessment}.
- */
-export function readLoadedCapsuleAssessment(envelope: JsonObject): CapsuleSource {
-  return readEnvelope(envelope);
-}
-
-function readEnvelope(value: unknown): CapsuleSource {
   if (!isJsonObject(value)) return refuse("the envelope is not an object");
+  const content = value.get("content");
+  if (!isJsonObject(content)) return refuse("content is not an object", value);
+  let recomputed: string;
+  try {
+    recomputed = sha256Hex(canonicalBytes(content));
+  } catch (e) {
+    if (e instanceof CanonicalError) return refuse("content has no canonical form", value);
+    throw e;
+  }
+  return readEnvelope(value, recomputed);
+}
+
+function readEnvelope(value: JsonObject, recomputedSha256: string): CapsuleSource {
   const keys = [...value.keys()].sort();
   if (keys.length !== ENVELOPE_KEYS.length || keys.some((k, i) => k !== ENVELOPE_KEYS[i])) {
-    return refuse("the envelope must have exactly attestations, content and content_sha256");
+    return refuse("the envelope must have exactly attestations, content and content_sha256", value);
   }
   const declared = value.get("content_sha256");
-  if (typeof declared !== "string" || !HEX64.test(declared)) return refuse("content_sha256 is not 64 lowercase hex characters");
+  if (typeof declared !== "string" || !HEX64.test(declared)) return refuse("content_sha256 is not 64 lowercase hex characters", value);
   try {
     validateAttestations(value.get("attestations"), declared);
   } catch (e) {
-    if (e instanceof CapsuleSchemaError) return refuse("attestations do not verify (capsule-v1 §7.10)");
+    if (e instanceof CapsuleSchemaError) return refuse("attestations do not verify (capsule-v1 §7.10)", value);
     throw e;
   }
   const content = value.get("content");
-  if (!isJsonObject(content)) return refuse("content is not an object");
+  if (!isJsonObject(content)) return refuse("content is not an object", value);
   const artifacts = content.get("artifacts");
   const found = Array.isArray(artifacts) ? artifacts.filter((a) => isJsonObject(a) && a.get("id") === ASSESSMENT_ARTIFACT_ID) : [];
-  if (found.length !== 1) return refuse("content.artifacts has no single assessment artifact");
+  if (found.length !== 1) return refuse("content.artifacts has no single assessment artifact", value);
   const location = (found[0] as JsonObject).get("location");
   const data = isJsonObject(location) && location.get("type") === "inline" ? location.get("data") : undefined;
-  if (typeof data !== "string") return refuse("the assessment artifact is not inline base64");
+  if (typeof data !== "string") return refuse("the assessment artifact is not inline base64", value);
   try {
-    return { ok: true, content, declaredSha256: declared, assessmentBytes: decodeBase64(data) };
+    return {
+      ok: true,
+      envelope: value,
+      content,
+      declaredSha256: declared,
+      recomputedSha256,
+      assessmentData: data,
+      assessmentBytes: decodeBase64(data),
+    };
   } catch (e) {
-    if (e instanceof Base64Error) return refuse("the assessment artifact is not valid base64");
+    if (e instanceof Base64Error) return refuse("the assessment artifact is not valid base64", value);
     throw e;
   }
 }
@@ -103,7 +125,7 @@ function readEnvelope(value: unknown): CapsuleSource {
  * the string itself is canonical (standard alphabet, exact padding, zero unused bits): exactly the strings the
  * strict decoder accepts, with the same bytes. Anything else goes to the strict decoder for its verdict.
  */
-function decodeBase64(data: string): Uint8Array {
+export function decodeBase64(data: string): Uint8Array {
   const bytes = Buffer.from(data, "base64");
   if (bytes.toString("base64") === data) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
   return decodeBase64Strict(data);
@@ -111,37 +133,16 @@ function decodeBase64(data: string): Uint8Array {
 
 /**
  * W12 + integrity: the content must equal the adapter's content for these bytes and this (schema-valid)
- * assessment under the capsule's producer block, and `content_sha256` must be its canonical digest. Returns the
- * reason of the first failure, or undefined.
- *
- * `recomputedSha256` is the digest a caller has already recomputed from this envelope's canonical content (the
- * sealed store does on every open): when it equals the declared digest, the content is compared with the rebuild
- * structurally and the second canonicalisation, validation and hash are skipped (equal content, equal digest).
+ * assessment under the capsule's producer block, and `content_sha256` must be the recomputed canonical digest.
+ * Returns the reason of the first failure, or undefined.
  */
-export function checkRebuiltContent(
-  source: Extract<CapsuleSource, { ok: true }>,
-  assessment: Assessment,
-  recomputedSha256?: string,
-): string | undefined {
+export function checkRebuiltContent(source: Extract<CapsuleSource, { ok: true }>, assessment: Assessment): string | undefined {
   const producer = source.content.get("producer");
   const name = isJsonObject(producer) ? producer.get("name") : undefined;
   const software = isJsonObject(producer) ? producer.get("software") : undefined;
   if (typeof name !== "string" || typeof software !== "string") return "capsule: content.producer is not a name/software pair";
   const content = assessmentContent(source.assessmentBytes, assessment, { name, software });
-  if (recomputedSha256 !== undefined && recomputedSha256 === source.declaredSha256) {
-    return equalsRebuilt(source.content, content) ? undefined : DIFFERS;
-  }
-  let rebuilt: Capsule;
-  try {
-    // The builder validates the content exactly like the verifier's schema stage and computes its digest.
-    rebuilt = buildCapsule(content);
-  } catch (e) {
-    if (e instanceof CapsuleBuildError) return "capsule: the content rebuilt from its assessment artifact does not validate";
-    throw e;
-  }
-  if (!strictJsonEquals(source.content, rebuilt.content)) return DIFFERS;
-  if (rebuilt.content_sha256 !== source.declaredSha256) return "capsule: content_sha256 does not match canonical content";
+  if (!equalsRebuilt(source.content, content)) return "capsule: content differs from the capsule our adapter builds from its assessment artifact (W12)";
+  if (source.recomputedSha256 !== source.declaredSha256) return "capsule: content_sha256 does not match canonical content";
   return undefined;
 }
-
-const DIFFERS = "capsule: content differs from the capsule our adapter builds from its assessment artifact (W12)";

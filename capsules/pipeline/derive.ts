@@ -1,13 +1,22 @@
 /**
- * `deriveCandidate`: the outward candidate of one capsule (product.md §8; assessment-v1 §7.1, §7.2, §7.4).
+ * The derive stage (issue 14 item 1; product.md §8; assessment-v1 §7.1, §7.2, §7.4): a loaded capsule (the store's
+ * {@link OpenedCapsule}) or capsule file bytes → ONE {@link Derivation}: both candidate views (default and with
+ * typology matches) with their canonical bytes and digests, every hardened hypothesis, whether the overall tier is
+ * CLEAN, and the private values the outward guard needs (this capsule's, and every inline document's for the guard
+ * over the whole store). What the feed, the review queue, approvals and exports show is a projection of it
+ * ({@link candidateView}); nothing re-parses or re-derives.
  *
  * Order of checks: the capsule's `assessment` artifact is inline (O1); its bytes pass the strict parser, the
- * assessment schema and the `assessment_id` recomputation; the capsule content is exactly what our adapter builds
- * from those bytes under the capsule's own producer block and `content_sha256` is its digest (W12, and with it
- * capsule verification, see capsule-source.ts); then rule 7 (CLEAN excluded),
- * rules 2/3 (hypotheses), the feed policy with rule 5, rules 1/4/8 while rendering, the character rule (O7) and
- * finally the leak guard (rule 6) on the finished candidate. Every failure is a `withheld` result whose reason
- * names the path and the rule only.
+ * assessment schema and the `assessment_id` recomputation; the content is exactly what our adapter builds from
+ * those bytes under the capsule's own producer block and `content_sha256` is its recomputed digest (W12,
+ * capsule-source.ts); then rule 7 (CLEAN, applied by the projection), rules 2/3 (hypotheses), the feed policy with
+ * rule 5 per view, rules 1/4/8 while rendering, the character rule (O7), the number ranges, and finally the outward
+ * guard (rule 6) on each finished candidate. Every failure is a `withheld` result whose reason names the path and
+ * the rule only.
+ *
+ * A derivation depends on the capsule bytes (immutable under their id), the pack (its digest) and this code; the
+ * last is {@link CANDIDATE_POLICY_VERSION}, which the sealed derivation cache (capsules/store/derivation-cache.ts)
+ * keys its rows by. Raise it whenever a change here, in candidates/ or in guard/ can change a derivation.
  */
 import { canonicalBytes } from "../../src/json/canonical.js";
 import { sha256Hex } from "../../src/hash.js";
@@ -18,110 +27,169 @@ import { AssessmentError } from "../assessment/errors.js";
 import { parseAssessment } from "../assessment/parse-assessment.js";
 import { firstControlOrFormat } from "../assessment/text-rules.js";
 import { TIERS, type Assessment, type Tier } from "../assessment/types.js";
+import { applyFeedPolicy } from "../candidates/feed-policy.js";
+import { hardenHypotheses } from "../candidates/hypotheses.js";
+import { truncateToHour } from "../candidates/hour.js";
+import { numberOutOfRange } from "../candidates/number-ranges.js";
+import { renderCollection, renderIocCounts, renderLimitations } from "../candidates/render.js";
 import {
-  checkRebuiltContent,
-  readCapsuleAssessment,
-  readLoadedCapsuleAssessment,
-  type CapsuleInput,
-  type CapsuleSource,
-} from "./capsule-source.js";
-import { applyFeedPolicy } from "./feed-policy.js";
-import { hardenHypotheses } from "./hypotheses.js";
-import { truncateToHour } from "./hour.js";
+  PUBLIC_RECORD_SCHEMA,
+  REVIEW_REQUIRED,
+  type Candidate,
+  type CandidateHypothesis,
+  type CandidateView,
+  type DeriveResult,
+} from "../candidates/types.js";
 import { OutwardGuard } from "../guard/outward-guard.js";
-import { assessmentPrivateValues } from "../guard/private-values.js";
-import { numberOutOfRange } from "./number-ranges.js";
-import { renderCollection, renderIocCounts, renderLimitations } from "./render.js";
-import { PUBLIC_RECORD_SCHEMA, REVIEW_REQUIRED, type Candidate, type DeriveOptions, type DeriveResult } from "./types.js";
+import { assessmentPrivateValues, capsulePrivateValues, type PrivateValue } from "../guard/private-values.js";
+import { checkRebuiltContent, readCapsuleSource, type CapsuleInput } from "./capsule-source.js";
+
+export type { CapsuleInput } from "./capsule-source.js";
+
+/**
+ * The version of the candidate rules (this file, candidates/, guard/): part of the key of every cached derivation,
+ * so a build whose rules differ never reads another build's rows. Raise it with any change that can change a
+ * derivation (a candidate's bytes, a withheld reason, a private value).
+ */
+export const CANDIDATE_POLICY_VERSION = "evidence-bridge-candidate-policy/1";
+
+/** One candidate view: the emitted candidate with its canonical bytes and digest, or why it is withheld. */
+export type ViewOutcome = Extract<DeriveResult, { status: "emitted" | "withheld" }>;
+
+export interface Derivation {
+  /** The capsule's declared id (empty when the envelope has none that can be read). */
+  readonly capsule_sha256: string;
+  /** The digest of the pack the derivation used. */
+  readonly pack_sha256: string;
+  readonly outcome:
+    | { readonly status: "withheld"; readonly reason: string }
+    | {
+        readonly status: "derived";
+        /** The overall tier is CLEAN (rule 7: excluded unless the view includes CLEAN). */
+        readonly clean: boolean;
+        readonly views: { readonly default: ViewOutcome; readonly typology: ViewOutcome };
+        /** Every hardened hypothesis (§4.8 order); the default view shows the non-TYPOLOGY_MATCH ones. */
+        readonly hypotheses: readonly CandidateHypothesis[];
+      };
+  /**
+   * This capsule's private values with the pack (its literal terms are public), for notes and export lines; undefined
+   * when the capsule holds no assessment that parses (then those checks fail closed).
+   */
+  readonly privateValues: readonly PrivateValue[] | undefined;
+  /** Every inline document's private values without the pack (the guard over the whole store, stricter). */
+  readonly storeValues: readonly PrivateValue[];
+}
+
+/** An assessment the caller has just parsed from exactly these bytes (intake), so derivation need not parse it again. */
+export interface KnownAssessment {
+  bytes: Uint8Array;
+  value: JsonObject;
+  assessment: Assessment;
+}
 
 /** Overall tier: the higher of the detector tier and the threat tier (assessment-v1 §1.1). */
 export function overallTier(a: Pick<Assessment, "detector" | "threat_assessment">): Tier {
   return TIERS[Math.max(TIERS.indexOf(a.detector.tier), TIERS.indexOf(a.threat_assessment.tier))];
 }
 
-function withheld(reason: string): DeriveResult {
-  return { status: "withheld", reason };
+/** The projection of a derivation for one view (`--include-typology-matches`, `--include-clean`). */
+export function candidateView(d: Pick<Derivation, "outcome">, view: CandidateView): DeriveResult {
+  const o = d.outcome;
+  if (o.status === "withheld") return { status: "withheld", reason: o.reason };
+  if (o.clean && !view.includeClean) return { status: "excluded", reason: "overall tier is CLEAN (use --include-clean)" };
+  return view.includeTypologyMatches ? o.views.typology : o.views.default;
 }
 
-/** Derives the outward candidate of a capsule against our loaded pack. Never throws for bad capsules. */
-export function deriveCandidate(capsule: CapsuleInput, pack: IntelligencePack, opts: DeriveOptions): DeriveResult {
-  return deriveFromSource(readCapsuleAssessment(capsule), pack, opts);
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
 }
 
-/**
- * {@link deriveCandidate} for an envelope exactly as the strict loader returned it (the store's `openCapsule`),
- * read without converting it first (capsule-source.ts). Same checks, same result.
- */
-export function deriveLoadedCandidate(envelope: JsonObject, pack: IntelligencePack, opts: DeriveOptions): DeriveResult {
-  return deriveFromSource(readLoadedCapsuleAssessment(envelope), pack, opts);
-}
-
-function deriveFromSource(source: CapsuleSource, pack: IntelligencePack, opts: DeriveOptions): DeriveResult {
+/** Derives everything outward about one capsule against our loaded pack. Never throws for bad capsules. */
+export function deriveCapsule(capsule: CapsuleInput, pack: IntelligencePack, known?: KnownAssessment): Derivation {
+  const source = readCapsuleSource(capsule);
+  const envelope = source.envelope;
+  const declared = envelope?.get("content_sha256");
+  const base = { capsule_sha256: typeof declared === "string" ? declared : "", pack_sha256: pack.sha256 };
+  const withheld = (reason: string, parsed?: { data: string; doc: JsonObject }, own?: PrivateValue[]): Derivation => ({
+    ...base,
+    outcome: { status: "withheld", reason },
+    privateValues: own,
+    storeValues: envelope === undefined ? [] : capsulePrivateValues(envelope, undefined, parsed),
+  });
   if (!source.ok) return withheld(source.reason);
 
   let assessment: Assessment;
+  let value: JsonObject;
   try {
-    const parsed = parseAssessment(source.assessmentBytes);
-    checkAssessmentId(parsed.value);
-    assessment = parsed.assessment;
+    if (known !== undefined && sameBytes(known.bytes, source.assessmentBytes)) {
+      ({ value, assessment } = known);
+    } else {
+      ({ value, assessment } = parseAssessment(source.assessmentBytes) as { value: JsonObject; assessment: Assessment });
+    }
+    checkAssessmentId(value);
   } catch (e) {
     if (e instanceof AssessmentError) return withheld(`assessment artifact: ${redactEchoes(e.message)}`);
     throw e;
   }
+  const parsed = { data: source.assessmentData, doc: value };
+  const own = assessmentPrivateValues(assessment, pack);
 
-  const rebuildProblem = checkRebuiltContent(source, assessment, opts.recomputedContentSha256);
-  if (rebuildProblem !== undefined) return withheld(rebuildProblem);
+  const rebuildProblem = checkRebuiltContent(source, assessment);
+  if (rebuildProblem !== undefined) return withheld(rebuildProblem, parsed, own);
 
-  if (overallTier(assessment) === "CLEAN" && !opts.includeClean) {
-    return { status: "excluded", reason: "overall tier is CLEAN (use --include-clean)" };
-  }
-
+  const storeValues = capsulePrivateValues(source.envelope, undefined, parsed);
+  const clean = overallTier(assessment) === "CLEAN";
   const createdAt = truncateToHour(assessment.created_at);
-  if (createdAt === undefined) return withheld("assessment.created_at: not a UTC timestamp (assessment-v1 §2.2)");
+  if (createdAt === undefined) {
+    const w: ViewOutcome = { status: "withheld", reason: "assessment.created_at: not a UTC timestamp (assessment-v1 §2.2)" };
+    return { ...base, outcome: { status: "derived", clean, views: { default: w, typology: w }, hypotheses: [] }, privateValues: own, storeValues };
+  }
 
   const hardened = hardenHypotheses(assessment, pack);
   const all = hardened.ok ? hardened.hypotheses : [];
-  const policy = applyFeedPolicy(all, {
-    hadHypotheses: assessment.hypotheses.length > 0,
-    includeTypologyMatches: opts.includeTypologyMatches,
-  });
+  const guard = new OutwardGuard(own);
+  const render = (includeTypologyMatches: boolean): ViewOutcome => {
+    const policy = applyFeedPolicy(all, { hadHypotheses: assessment.hypotheses.length > 0, includeTypologyMatches });
+    const candidate: Candidate = {
+      schema_version: PUBLIC_RECORD_SCHEMA,
+      capsule_sha256: source.declaredSha256,
+      assessment_id: assessment.assessment_id,
+      created_at: createdAt,
+      review_status: REVIEW_REQUIRED,
+      detector: {
+        tier: assessment.detector.tier,
+        score: assessment.detector.score,
+        families: assessment.detector.families.slice(0, 32),
+      },
+      threat_assessment: {
+        tier: assessment.threat_assessment.tier,
+        score: assessment.threat_assessment.score,
+        families: assessment.threat_assessment.families.slice(0, 32),
+      },
+      collection: renderCollection(assessment.collection),
+      ioc_counts: renderIocCounts(assessment.detector.iocs),
+      hypotheses: policy.shown,
+      origin_answer: policy.originAnswer,
+      limitations: renderLimitations(assessment.limitations),
+      feed_policy: { typology_match_visible: includeTypologyMatches, automatic_publication: false },
+    };
+    if (!hardened.ok) candidate.hypotheses_withheld = hardened.reason;
 
-  const candidate: Candidate = {
-    schema_version: PUBLIC_RECORD_SCHEMA,
-    capsule_sha256: source.declaredSha256,
-    assessment_id: assessment.assessment_id,
-    created_at: createdAt,
-    review_status: REVIEW_REQUIRED,
-    detector: {
-      tier: assessment.detector.tier,
-      score: assessment.detector.score,
-      families: assessment.detector.families.slice(0, 32),
-    },
-    threat_assessment: {
-      tier: assessment.threat_assessment.tier,
-      score: assessment.threat_assessment.score,
-      families: assessment.threat_assessment.families.slice(0, 32),
-    },
-    collection: renderCollection(assessment.collection),
-    ioc_counts: renderIocCounts(assessment.detector.iocs),
-    hypotheses: policy.shown,
-    origin_answer: policy.originAnswer,
-    limitations: renderLimitations(assessment.limitations),
-    feed_policy: { typology_match_visible: opts.includeTypologyMatches, automatic_publication: false },
+    const bad = firstBadCharacter(candidate, "candidate");
+    if (bad !== undefined) return { status: "withheld", reason: bad };
+    const outOfRange = numberOutOfRange(candidate);
+    if (outOfRange !== undefined) return { status: "withheld", reason: outOfRange };
+    const verdict = guard.check(candidate, "candidate");
+    if (!verdict.ok) return { status: "withheld", reason: verdict.reason };
+    const bytes = canonicalBytes(candidate, "candidate");
+    return { status: "emitted", candidate, bytes, digest: sha256Hex(bytes) };
   };
-  if (!hardened.ok) candidate.hypotheses_withheld = hardened.reason;
-
-  const bad = firstBadCharacter(candidate, "candidate");
-  if (bad !== undefined) return withheld(bad);
-
-  const outOfRange = numberOutOfRange(candidate);
-  if (outOfRange !== undefined) return withheld(outOfRange);
-
-  const guard = new OutwardGuard(assessmentPrivateValues(assessment, pack)).check(candidate, "candidate");
-  if (!guard.ok) return withheld(guard.reason);
-
-  const bytes = canonicalBytes(candidate, "candidate");
-  return { status: "emitted", candidate, bytes, digest: sha256Hex(bytes) };
+  return {
+    ...base,
+    outcome: { status: "derived", clean, views: { default: render(false), typology: render(true) }, hypotheses: all },
+    privateValues: own,
+    storeValues,
+  };
 }
 
 /**

@@ -86,6 +86,12 @@ export class SealedStore {
   readonly layout: StoreLayout;
   readonly keys: InstallationKeys;
 
+  /**
+   * Called with the capsules a put stored (new or already there), once they are durably written: the derivation
+   * cache (capsules/pipeline/stored.ts `cacheDerivationsOnPut`). Its failures never fail the put.
+   */
+  afterPut: ((stored: readonly OpenedCapsule[]) => void) | undefined;
+
   constructor(home: string, keys: InstallationKeys) {
     this.home = home;
     this.layout = storeLayout(home);
@@ -105,10 +111,11 @@ export class SealedStore {
 
   /** Seals several capsules with one directory sync. Stops at the first conflict (earlier ones stay stored). */
   putCapsules(items: readonly CapsuleItem[]): PutResult[] {
+    const opened: OpenedCapsule[] = [];
     for (const item of items) {
       checkId(item.contentSha256, "content_sha256");
       if (item.bytes.length > CAPSULE_MAX_BYTES) throw new StoreError("too-large", `capsule ${item.contentSha256} exceeds the v1 byte limit`);
-      checkCapsuleBytes(item.bytes, item.contentSha256, `capsule ${item.contentSha256}`);
+      opened.push({ bytes: item.bytes, envelope: checkCapsuleBytes(item.bytes, item.contentSha256, `capsule ${item.contentSha256}`) });
     }
     this.ensureDirs(this.layout.capsules);
     this.assertSealingKey();
@@ -134,6 +141,11 @@ export class SealedStore {
     } finally {
       for (const t of temps) removeQuietly(t);
       if (temps.length > 0) fsyncDir(dir);
+    }
+    try {
+      this.afterPut?.(opened.slice(0, results.length));
+    } catch {
+      // The capsules are stored; a derivation the cache lacks is derived again when read.
     }
     return results;
   }

@@ -14,6 +14,8 @@ import { firstControlOrFormat, isPythonBlank } from "../../../capsules/assessmen
 import { PackError } from "../../../published/pack/errors.js";
 import { rememberPack, useConfiguredPack } from "../pack-choice.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
+import type { KnownAssessment } from "../../../capsules/pipeline/derive.js";
+import type { JsonObject } from "../../../src/json/value.js";
 import { packageVersion } from "../../package-info.js";
 import { parseFlags, readLimited } from "../args.js";
 import { configFrom } from "../config.js";
@@ -119,11 +121,13 @@ async function sealIntoStore(
   contentSha256: string,
   assessmentId: string,
   message: { bytes: Uint8Array; sha256: string } | undefined,
+  derive: { pack: IntelligencePack; known: KnownAssessment },
 ): Promise<{ existing: string; bytes: Uint8Array } | undefined> {
   const { openOrCreateStore } = await import("../../../capsules/store/store.js");
   const { findRecorded } = await import("../../../capsules/store/recorded.js");
   try {
     const store = await openOrCreateStore(config);
+    (await import("../../../capsules/pipeline/stored.js")).cacheDerivationsOnPut(store, derive.pack, derive.known);
     const same = findRecorded(store, { assessmentId }).filter((id) => id !== contentSha256);
     const existing = same.length > 0 ? { existing: same[0], bytes: store.getCapsule(same[0]) } : undefined;
     if (existing === undefined) store.putCapsule(capsuleBytes, contentSha256);
@@ -163,8 +167,8 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
 
   let built;
   try {
-    const { assessment } = validateAssessment(bytes, pack, { messageText: message?.text });
-    built = { assessment, ...buildAssessmentCapsule(bytes, assessment, producer) };
+    const { assessment, value } = validateAssessment(bytes, pack, { messageText: message?.text });
+    built = { assessment, value, ...buildAssessmentCapsule(bytes, assessment, producer) };
   } catch (e) {
     if (e instanceof AssessmentError) throw new CliError(e.message);
     throw e;
@@ -175,7 +179,10 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
 
   if (!noStore) {
     const assessmentId = built.assessment.assessment_id;
-    const existing = await sealIntoStore(config, capsuleBytes, id, assessmentId, retain && message ? { bytes: message.bytes, sha256: built.assessment.message_sha256 } : undefined);
+    const existing = await sealIntoStore(config, capsuleBytes, id, assessmentId, retain && message ? { bytes: message.bytes, sha256: built.assessment.message_sha256 } : undefined, {
+      pack,
+      known: { bytes, value: built.value as JsonObject, assessment: built.assessment },
+    });
     if (existing !== undefined) {
       id = existing.existing;
       capsuleBytes = existing.bytes;
