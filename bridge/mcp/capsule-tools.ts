@@ -175,10 +175,12 @@ export async function getCandidates(args: CandidatesArgs, _call: CallInfo, ctx: 
     const store = await ctx.state.existingStore();
     if (!store) return structuredResult({ candidates: [], withheld: [], excluded: 0, next_cursor: null }, false, "The store is empty: no outward candidates.");
     lens = statusLens(store);
-    queue = reviewQueue(new StoredDerivations(store, pack), lens.state, {
+    const derivations = new StoredDerivations(store, pack);
+    queue = reviewQueue(derivations, lens.state, {
       includeTypologyMatches: args.include_typology_matches === true,
       includeClean: false,
     });
+    derivations.save();
   } catch (e) {
     return errorResult("store_error", (e as Error).message);
   }

@@ -139,6 +139,7 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
       const full = derivations.candidate(id, { includeTypologyMatches: true, includeClean: true });
       if (full.status === "emitted") hidden = full.candidate.hypotheses.length - e.candidate.hypotheses.length;
     }
+    derivations.save();
     // The form decides the bytes shown: the view they were derived in.
     const formView = { typology: e.candidate.feed_policy.typology_match_visible, clean: view.clean || e.decision !== undefined };
     const body = candidateView(
@@ -209,7 +210,9 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
       }
       if (req.method === "GET" && path === "/") {
         const v = context();
-        const q = reviewQueue(new StoredDerivations(opts.store, opts.pack), v.state, { includeTypologyMatches: view.typology, includeClean: view.clean });
+        const derivations = new StoredDerivations(opts.store, opts.pack);
+        const q = reviewQueue(derivations, v.state, { includeTypologyMatches: view.typology, includeClean: view.clean });
+        derivations.save();
         render(res, 200, "Review queue", queueView(q, v.records, v, view));
         return;
       }

@@ -231,6 +231,7 @@ export class DerivationCache {
   private pending: { outcomes: Map<string, CachedOutcome>; values: Map<string, CachedValues>; files: string[] } | undefined;
   private outcomesChanged = false;
   private valuesChanged = false;
+  private readonly added = new Map<string, Derivation>();
 
   constructor(
     private readonly at: CacheLocation,
@@ -275,17 +276,9 @@ export class DerivationCache {
     return this.values;
   }
 
-  /** Adds a derivation made in this process (it replaces whatever row the capsule had). */
+  /** Adds a derivation made in this process (it replaces whatever row the capsule had); written by {@link save}. */
   remember(d: Derivation): void {
-    if (!CAPSULE_ID.test(d.capsule_sha256) || d.pack_sha256 !== this.pack) return;
-    if (this.outcomes !== undefined) {
-      this.outcomes.set(d.capsule_sha256, d);
-      this.outcomesChanged = true;
-    }
-    if (this.values !== undefined) {
-      this.values.set(d.capsule_sha256, d);
-      this.valuesChanged = true;
-    }
+    if (CAPSULE_ID.test(d.capsule_sha256) && d.pack_sha256 === this.pack) this.added.set(d.capsule_sha256, d);
   }
 
   /**
@@ -294,6 +287,17 @@ export class DerivationCache {
    */
   save(ids: ReadonlySet<string>): void {
     try {
+      if (this.added.size > 0) {
+        // A fresh derivation goes into both files, whichever of them this command had read.
+        const outcomes = this.loadOutcomes();
+        const values = this.loadValues();
+        for (const [id, d] of this.added) {
+          outcomes.set(id, d);
+          values.set(id, d);
+        }
+        this.added.clear();
+        this.outcomesChanged = this.valuesChanged = true;
+      }
       if (this.outcomesChanged && this.outcomes !== undefined) {
         const rows = [...this.outcomes].filter(([id]) => ids.has(id)).map(([, o]) => packOutcome(o));
         writeDoc(this.at.root, OUTCOMES_NAME, `store/${OUTCOMES_NAME}`, this.at.key, { format: OUTCOMES_FORMAT, pack: this.pack, policy: CANDIDATE_POLICY_VERSION, rows });

@@ -212,7 +212,9 @@ The view flags select the candidate view for capsules without a decision (decide
       const p = progress(ctx, "review list");
       let queue;
       try {
-        queue = store === undefined ? { entries: [], excludedClean: 0, withheld: [] } : reviewQueue(new StoredDerivations(store, pack), log.state, viewFrom(flags), p.tick);
+        const derivations = store === undefined ? undefined : new StoredDerivations(store, pack);
+        queue = derivations === undefined ? { entries: [], excludedClean: 0, withheld: [] } : reviewQueue(derivations, log.state, viewFrom(flags), p.tick);
+        derivations?.save();
       } finally {
         p.clear();
       }
@@ -323,6 +325,7 @@ decisions recorded on this capsule, and the candidate itself. Never shows IOC va
         const full = derivations.candidate(id, { includeTypologyMatches: true, includeClean: true });
         if (full.status === "emitted") hidden = full.candidate.hypotheses.length - e.candidate.hypotheses.length;
       }
+      derivations.save();
       const history = log.records.filter((x) => x.record.capsule_sha256 === id);
       const shown = shownFor({ state: log.state, policy: readReviewPolicy(store!), isKnown: countedKeys(config.home) }, e.status, e.candidate_sha256);
       if (flags.json) {
