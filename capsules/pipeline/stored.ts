@@ -44,7 +44,7 @@ export class StoredDerivations {
 
   /** Writes what this command derived (and merged) to the sealed cache; never throws for the cache's sake. */
   save(): void {
-    this.cache.save(new Set(this.store.capsuleIds()));
+    this.cache.save(() => new Set(this.store.capsuleIds()));
   }
 
   private derive(id: string): Derivation {

@@ -22,6 +22,7 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { SealError } from "../../src/crypto/errors.js";
 import { readRegularFileIfExists, SafeReadError } from "../../src/crypto/safe-read.js";
 import { ensurePrivateDir, removeQuietly, replaceFile } from "../../src/crypto/safe-write.js";
@@ -172,8 +173,11 @@ interface CacheDoc {
   values?: unknown;
 }
 
-/** Reads and authenticates one cache file; undefined when absent or not usable as this pack's and policy's cache. */
-function readDoc(dir: string, name: string, sealName: string, key: StoreKey, format: string, pack: string, maxBytes: number): CacheDoc | undefined {
+/**
+ * Reads and authenticates one cache file; undefined when absent or not usable as this pack's and policy's cache.
+ * `deflated`: the plaintext was deflated before sealing (the outcomes file, see {@link writeDoc}).
+ */
+function readDoc(dir: string, name: string, sealName: string, key: StoreKey, format: string, pack: string, maxBytes: number, deflated = false): CacheDoc | undefined {
   let file: Uint8Array | undefined;
   try {
     file = readRegularFileIfExists(join(dir, name), { maxBytes, label: sealName });
@@ -186,9 +190,10 @@ function readDoc(dir: string, name: string, sealName: string, key: StoreKey, for
   if (file === undefined) return undefined;
   let doc: unknown;
   try {
-    doc = JSON.parse(decoder.decode(unseal(file, key, SealKind.index, sealName)));
+    const plain = unseal(file, key, SealKind.index, sealName);
+    doc = JSON.parse(decoder.decode(deflated ? inflateRawSync(plain, { maxOutputLength: MAX_BYTES }) : plain));
   } catch (e) {
-    if (e instanceof SealError || e instanceof SyntaxError || e instanceof TypeError) return undefined;
+    if (e instanceof SealError || e instanceof SyntaxError || e instanceof TypeError || e instanceof RangeError || isZlibError(e)) return undefined;
     throw e;
   }
   if (doc === null || typeof doc !== "object") return undefined;
@@ -196,8 +201,16 @@ function readDoc(dir: string, name: string, sealName: string, key: StoreKey, for
   return d.format === format && d.pack === pack && d.policy === CANDIDATE_POLICY_VERSION ? d : undefined;
 }
 
-function writeDoc(dir: string, name: string, sealName: string, key: StoreKey, doc: CacheDoc): void {
-  replaceFile(dir, name, seal(encoder.encode(JSON.stringify(doc)), key, SealKind.index, sealName));
+const isZlibError = (e: unknown) => typeof (e as { code?: unknown })?.code === "string" && (e as { code: string }).code.startsWith("Z_");
+
+/**
+ * Seals and atomically replaces one cache file. `deflate`: the outcomes file (outward candidates, reasons and pack
+ * labels, repeated across capsules: about 15:1) is deflated first, so a feed unseals a tenth of the bytes; the
+ * values file is not, so its size depends on the private values' lengths only, not on how alike they are.
+ */
+function writeDoc(dir: string, name: string, sealName: string, key: StoreKey, doc: CacheDoc, deflate = false): void {
+  const plain = encoder.encode(JSON.stringify(doc));
+  replaceFile(dir, name, seal(deflate ? deflateRawSync(plain, { level: 3 }) : plain, key, SealKind.index, sealName));
 }
 
 const pendingSealName = (id: string) => `store/${PENDING_DIR}/${id}${SEALED_SUFFIX}`;
@@ -250,7 +263,7 @@ export class DerivationCache {
 
   private loadOutcomes(): Map<string, CachedOutcome> {
     if (this.outcomes !== undefined) return this.outcomes;
-    this.outcomes = this.readRows(OUTCOMES_NAME, OUTCOMES_FORMAT, (r) => {
+    this.outcomes = this.readRows(OUTCOMES_NAME, OUTCOMES_FORMAT, true, (r) => {
       const o = unpackOutcome(r, this.pack);
       return o && [o.capsule_sha256, o];
     });
@@ -266,7 +279,7 @@ export class DerivationCache {
 
   private loadValues(): Map<string, CachedValues> {
     if (this.values !== undefined) return this.values;
-    this.values = this.readRows(VALUES_NAME, VALUES_FORMAT, unpackValues);
+    this.values = this.readRows(VALUES_NAME, VALUES_FORMAT, false, unpackValues);
     const p = this.readPending();
     for (const [k, v] of p.values) this.values.set(k, v);
     if (p.files.length > 0) {
@@ -285,7 +298,9 @@ export class DerivationCache {
    * Writes the files that changed, keeping only rows of capsules in `ids` (the store's capsules now), then removes
    * the merged pending files. Failures are ignored (a cache).
    */
-  save(ids: ReadonlySet<string>): void {
+  save(storeIds: () => ReadonlySet<string>): void {
+    if (this.added.size === 0 && !this.outcomesChanged && !this.valuesChanged) return;
+    const ids = storeIds();
     try {
       if (this.added.size > 0) {
         // A fresh derivation goes into both files, whichever of them this command had read.
@@ -300,7 +315,7 @@ export class DerivationCache {
       }
       if (this.outcomesChanged && this.outcomes !== undefined) {
         const rows = [...this.outcomes].filter(([id]) => ids.has(id)).map(([, o]) => packOutcome(o));
-        writeDoc(this.at.root, OUTCOMES_NAME, `store/${OUTCOMES_NAME}`, this.at.key, { format: OUTCOMES_FORMAT, pack: this.pack, policy: CANDIDATE_POLICY_VERSION, rows });
+        writeDoc(this.at.root, OUTCOMES_NAME, `store/${OUTCOMES_NAME}`, this.at.key, { format: OUTCOMES_FORMAT, pack: this.pack, policy: CANDIDATE_POLICY_VERSION, rows }, true);
         this.outcomesChanged = false;
       }
       if (this.valuesChanged && this.values !== undefined) {
@@ -318,8 +333,8 @@ export class DerivationCache {
     }
   }
 
-  private readRows<T>(name: string, format: string, unpack: (row: unknown) => [string, T] | undefined): Map<string, T> {
-    const doc = readDoc(this.at.root, name, `store/${name}`, this.at.key, format, this.pack, MAX_BYTES);
+  private readRows<T>(name: string, format: string, deflated: boolean, unpack: (row: unknown) => [string, T] | undefined): Map<string, T> {
+    const doc = readDoc(this.at.root, name, `store/${name}`, this.at.key, format, this.pack, MAX_BYTES, deflated);
     const out = new Map<string, T>();
     if (doc === undefined || !Array.isArray(doc.rows)) return out;
     for (const r of doc.rows) {

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { afterAll, expect, test } from "vitest";
 import { SealKind, seal, unseal } from "../../../src/crypto/seal.js";
 import { buildFeed } from "../../../capsules/feed/index.js";
@@ -57,9 +58,13 @@ function dropCache(store: SealedStore): void {
 /** Opens a cache file with the store key, lets `edit` change its document, and seals it again (a writer with the key). */
 function resealed(store: SealedStore, name: string, edit: (doc: { policy: string; rows: unknown[][] }) => void): void {
   const path = join(store.layout.root, name);
-  const doc = JSON.parse(new TextDecoder().decode(unseal(readFileSync(path), store.keys.store, SealKind.index, `store/${name}`)));
+  // The outcomes file is deflated before sealing (derivation-cache.ts).
+  const deflated = name === OUTCOMES_NAME;
+  const plain = unseal(readFileSync(path), store.keys.store, SealKind.index, `store/${name}`);
+  const doc = JSON.parse(new TextDecoder().decode(deflated ? inflateRawSync(plain) : plain));
   edit(doc);
-  writeFileSync(path, seal(new TextEncoder().encode(JSON.stringify(doc)), store.keys.store, SealKind.index, `store/${name}`));
+  const json = new TextEncoder().encode(JSON.stringify(doc));
+  writeFileSync(path, seal(deflated ? deflateRawSync(json) : json, store.keys.store, SealKind.index, `store/${name}`));
 }
 
 describeShared("the sealed derivation cache", () => {
