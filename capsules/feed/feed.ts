@@ -59,6 +59,19 @@ export type FeedItem =
 
 const NEWLINE = 0x0a;
 
+const CREATED_AT = Buffer.from('"created_at":"');
+const latin1 = new TextDecoder("latin1");
+
+/**
+ * {@link feedOrderKey} read from a candidate's canonical bytes without parsing them: `"created_at":"` occurs once,
+ * as the top-level member (no nested object of a candidate has that member, and inside a JSON string a quote is
+ * always escaped), and its value is the fixed-width `YYYY-MM-DDTHH:00:00Z`.
+ */
+function orderKeyOf(bytes: Uint8Array, id: string): string {
+  const at = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(CREATED_AT) + CREATED_AT.length;
+  return feedOrderKey({ created_at: latin1.decode(bytes.subarray(at, at + 20)), capsule_sha256: id });
+}
+
 /** The feed item of stored capsule `id`; store failures and faults become a {@link FeedError} naming it. */
 export function feedItem(derivations: StoredDerivations, id: string, view: CandidateView): FeedItem {
   let result;
@@ -71,7 +84,7 @@ export function feedItem(derivations: StoredDerivations, id: string, view: Candi
     const line = new Uint8Array(result.bytes.length + 1);
     line.set(result.bytes);
     line[result.bytes.length] = NEWLINE;
-    return { status: "emitted", key: feedOrderKey(result.candidate), line };
+    return { status: "emitted", key: orderKeyOf(result.bytes, id), line };
   }
   return result.status === "excluded" ? { status: "excluded" } : { status: "withheld", reason: result.reason };
 }

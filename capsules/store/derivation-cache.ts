@@ -43,6 +43,8 @@ export const PENDING_DIR = "derivations";
 /** Largest cache file read (10,000 capsules' outcomes take about 25 MB). */
 const MAX_BYTES = 256 * 1024 * 1024;
 const PENDING_MAX_BYTES = 4 * 1024 * 1024;
+/** Output chunk of the inflater: large, so a 3 MB outcomes file inflates in one piece instead of 16 KB pieces joined. */
+const INFLATE_CHUNK = 4 * 1024 * 1024;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -84,19 +86,24 @@ function packValues(id: string, v: CachedValues): PackedValues {
 
 const isString = (v: unknown): v is string => typeof v === "string";
 
-/** An emitted view restored from its canonical bytes; the candidate and digest are computed when first asked for. */
+/**
+ * An emitted view restored from its canonical text; its bytes, candidate and digest are computed when first asked
+ * for (a feed reads one view's bytes of each capsule, never the candidate object).
+ */
 function emittedView(text: string): ViewOutcome {
-  const bytes = encoder.encode(text);
+  let bytes: Uint8Array | undefined;
   let candidate: Candidate | undefined;
   let digest: string | undefined;
   return {
     status: "emitted",
-    bytes,
+    get bytes(): Uint8Array {
+      return (bytes ??= encoder.encode(text));
+    },
     get candidate(): Candidate {
       return (candidate ??= JSON.parse(text) as Candidate);
     },
     get digest(): string {
-      return (digest ??= sha256Hex(bytes));
+      return (digest ??= sha256Hex(this.bytes));
     },
   };
 }
@@ -191,7 +198,7 @@ function readDoc(dir: string, name: string, sealName: string, key: StoreKey, for
   let doc: unknown;
   try {
     const plain = unseal(file, key, SealKind.index, sealName);
-    doc = JSON.parse(decoder.decode(deflated ? inflateRawSync(plain, { maxOutputLength: MAX_BYTES }) : plain));
+    doc = JSON.parse(decoder.decode(deflated ? inflateRawSync(plain, { maxOutputLength: MAX_BYTES, chunkSize: INFLATE_CHUNK }) : plain));
   } catch (e) {
     if (e instanceof SealError || e instanceof SyntaxError || e instanceof TypeError || e instanceof RangeError || isZlibError(e)) return undefined;
     throw e;
