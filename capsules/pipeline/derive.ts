@@ -1,7 +1,7 @@
 /**
  * The derive stage (issue 14 item 1; product.md §8; assessment-v1 §7.1, §7.2, §7.4): a loaded capsule (the store's
  * {@link OpenedCapsule}) or capsule file bytes → ONE {@link Derivation}: both candidate views (default and with
- * typology matches) with their canonical bytes and digests, every hardened hypothesis, whether the overall tier is
+ * typology matches: every hardened hypothesis) with their canonical bytes and digests, whether the overall tier is
  * CLEAN, and the private values the outward guard needs (this capsule's, and every inline document's for the guard
  * over the whole store). What the feed, the review queue, approvals and exports show is a projection of it
  * ({@link candidateView}); nothing re-parses or re-derives.
@@ -36,7 +36,6 @@ import {
   PUBLIC_RECORD_SCHEMA,
   REVIEW_REQUIRED,
   type Candidate,
-  type CandidateHypothesis,
   type CandidateView,
   type DeriveResult,
 } from "../candidates/types.js";
@@ -67,9 +66,11 @@ export interface Derivation {
         readonly status: "derived";
         /** The overall tier is CLEAN (rule 7: excluded unless the view includes CLEAN). */
         readonly clean: boolean;
+        /**
+         * The two views. The typology view shows every hardened hypothesis (§4.8 order), the default view the
+         * non-TYPOLOGY_MATCH ones (feed policy), so all hypotheses are the typology view's when it is emitted.
+         */
         readonly views: { readonly default: ViewOutcome; readonly typology: ViewOutcome };
-        /** Every hardened hypothesis (§4.8 order); the default view shows the non-TYPOLOGY_MATCH ones. */
-        readonly hypotheses: readonly CandidateHypothesis[];
       };
   /**
    * This capsule's private values with the pack (its literal terms are public), for notes and export lines; undefined
@@ -142,7 +143,7 @@ export function deriveCapsule(capsule: CapsuleInput, pack: IntelligencePack, kno
   const createdAt = truncateToHour(assessment.created_at);
   if (createdAt === undefined) {
     const w: ViewOutcome = { status: "withheld", reason: "assessment.created_at: not a UTC timestamp (assessment-v1 §2.2)" };
-    return { ...base, outcome: { status: "derived", clean, views: { default: w, typology: w }, hypotheses: [] }, privateValues: own, storeValues };
+    return { ...base, outcome: { status: "derived", clean, views: { default: w, typology: w } }, privateValues: own, storeValues };
   }
 
   const hardened = hardenHypotheses(assessment, pack);
@@ -186,7 +187,7 @@ export function deriveCapsule(capsule: CapsuleInput, pack: IntelligencePack, kno
   };
   return {
     ...base,
-    outcome: { status: "derived", clean, views: { default: render(false), typology: render(true) }, hypotheses: all },
+    outcome: { status: "derived", clean, views: { default: render(false), typology: render(true) } },
     privateValues: own,
     storeValues,
   };

@@ -35,6 +35,7 @@ import { StoreError } from "./errors.js";
 import { CAPSULE_ID, SEALED_SUFFIX } from "./layout.js";
 
 export const OUTCOMES_FORMAT = "evidence-bridge-derivations/v1";
+// Formats of the header inside each file (see ReadDoc for the layout).
 export const VALUES_FORMAT = "evidence-bridge-derivation-values/v1";
 export const PENDING_FORMAT = "evidence-bridge-derivation/v1";
 export const OUTCOMES_NAME = "derivations.sealed";
@@ -59,21 +60,33 @@ export interface CacheLocation {
   key: StoreKey;
 }
 
-type PackedView = ["e", string] | ["w", string];
-type PackedOutcome = [string, ["w", string] | ["d", 0 | 1, PackedView, PackedView, CandidateHypothesis[]]];
+/** A view in a header: emitted (offset and length of its canonical bytes in the file's blob) or withheld. */
+type PackedView = ["e", number, number] | ["w", string];
+type PackedOutcome = [string, ["w", string] | ["d", 0 | 1, PackedView, PackedView]];
 type PackedValue = [PrivateKind, string] | [PrivateKind, string, string];
 type PackedValues = [string, PackedValue[] | null, PackedValue[]];
 
 // ---- packing ---------------------------------------------------------------------------------------------------
 
-function packView(v: ViewOutcome): PackedView {
-  return v.status === "emitted" ? ["e", decoder.decode(v.bytes)] : ["w", v.reason];
+/** Candidate bytes gathered for a file's blob, each placed once. */
+class Blob {
+  readonly parts: Uint8Array[] = [];
+  length = 0;
+  add(bytes: Uint8Array): [number, number] {
+    this.parts.push(bytes);
+    this.length += bytes.length;
+    return [this.length - bytes.length, bytes.length];
+  }
 }
 
-function packOutcome(d: CachedOutcome): PackedOutcome {
+function packView(v: ViewOutcome, blob: Blob): PackedView {
+  return v.status === "emitted" ? ["e", ...blob.add(v.bytes)] : ["w", v.reason];
+}
+
+function packOutcome(d: CachedOutcome, blob: Blob): PackedOutcome {
   const o = d.outcome;
   if (o.status === "withheld") return [d.capsule_sha256, ["w", o.reason]];
-  return [d.capsule_sha256, ["d", o.clean ? 1 : 0, packView(o.views.default), packView(o.views.typology), [...o.hypotheses]]];
+  return [d.capsule_sha256, ["d", o.clean ? 1 : 0, packView(o.views.default, blob), packView(o.views.typology, blob)]];
 }
 
 const packValue = (v: PrivateValue): PackedValue => (v.ioc === undefined ? [v.kind, v.value] : [v.kind, v.value, v.ioc]);
@@ -87,51 +100,46 @@ function packValues(id: string, v: CachedValues): PackedValues {
 const isString = (v: unknown): v is string => typeof v === "string";
 
 /**
- * An emitted view restored from its canonical text; its bytes, candidate and digest are computed when first asked
- * for (a feed reads one view's bytes of each capsule, never the candidate object).
+ * An emitted view restored from its canonical bytes (a slice of the blob); its candidate and digest are computed
+ * when first asked for (a feed writes the bytes and never needs the candidate object).
  */
-function emittedView(text: string): ViewOutcome {
-  let bytes: Uint8Array | undefined;
+function emittedView(bytes: Uint8Array): ViewOutcome {
   let candidate: Candidate | undefined;
   let digest: string | undefined;
   return {
     status: "emitted",
-    get bytes(): Uint8Array {
-      return (bytes ??= encoder.encode(text));
-    },
+    bytes,
     get candidate(): Candidate {
-      return (candidate ??= JSON.parse(text) as Candidate);
+      return (candidate ??= JSON.parse(decoder.decode(bytes)) as Candidate);
     },
     get digest(): string {
-      return (digest ??= sha256Hex(this.bytes));
+      return (digest ??= sha256Hex(bytes));
     },
   };
 }
 
-function unpackView(v: unknown, id: string): ViewOutcome | undefined {
-  if (!Array.isArray(v) || v.length !== 2 || !isString(v[1])) return undefined;
-  if (v[0] === "w") return { status: "withheld", reason: v[1] };
+function unpackView(v: unknown, id: string, blob: Buffer): ViewOutcome | undefined {
+  if (!Array.isArray(v)) return undefined;
+  if (v[0] === "w" && v.length === 2 && isString(v[1])) return { status: "withheld", reason: v[1] };
+  if (v[0] !== "e" || v.length !== 3 || !Number.isSafeInteger(v[1]) || !Number.isSafeInteger(v[2])) return undefined;
+  const [, offset, length] = v as [string, number, number];
+  if (offset < 0 || length < 2 || offset + length > blob.length) return undefined;
+  const bytes = blob.subarray(offset, offset + length);
   // The candidate must name the capsule the row is filed under (canonical bytes: members sorted, no spaces).
-  if (v[0] === "e" && v[1].startsWith("{") && v[1].includes(`,"capsule_sha256":"${id}",`)) return emittedView(v[1]);
-  return undefined;
+  if (bytes[0] !== 0x7b || bytes.indexOf(`,"capsule_sha256":"${id}",`, 0, "latin1") < 0) return undefined;
+  return emittedView(bytes);
 }
 
-function isHypothesis(h: unknown): h is CandidateHypothesis {
-  if (h === null || typeof h !== "object" || Array.isArray(h)) return false;
-  const x = h as Record<string, unknown>;
-  return isString(x.typology_id) && isString(x.dimension) && isString(x.label) && isString(x.support_level) && Number.isSafeInteger(x.independent_backers);
-}
-
-function unpackOutcome(row: unknown, pack: string): CachedOutcome | undefined {
+function unpackOutcome(row: unknown, pack: string, blob: Buffer): CachedOutcome | undefined {
   if (!Array.isArray(row) || row.length !== 2 || !isString(row[0]) || !CAPSULE_ID.test(row[0]) || !Array.isArray(row[1])) return undefined;
   const [id, o] = row as [string, unknown[]];
   const base = { capsule_sha256: id, pack_sha256: pack };
   if (o[0] === "w" && o.length === 2 && isString(o[1])) return { ...base, outcome: { status: "withheld", reason: o[1] } };
-  if (o[0] !== "d" || o.length !== 5 || (o[1] !== 0 && o[1] !== 1) || !Array.isArray(o[4]) || !o[4].every(isHypothesis)) return undefined;
-  const def = unpackView(o[2], id);
-  const typ = unpackView(o[3], id);
+  if (o[0] !== "d" || o.length !== 4 || (o[1] !== 0 && o[1] !== 1)) return undefined;
+  const def = unpackView(o[2], id, blob);
+  const typ = unpackView(o[3], id, blob);
   if (def === undefined || typ === undefined) return undefined;
-  return { ...base, outcome: { status: "derived", clean: o[1] === 1, views: { default: def, typology: typ }, hypotheses: o[4] } };
+  return { ...base, outcome: { status: "derived", clean: o[1] === 1, views: { default: def, typology: typ } } };
 }
 
 const PRIVATE_KINDS: ReadonlySet<string> = new Set<PrivateKind>([
@@ -181,10 +189,20 @@ interface CacheDoc {
 }
 
 /**
+ * A cache file's plaintext: a 4-byte big-endian header length, the header (one JSON object: format, pack, policy,
+ * rows), then the blob of every emitted view's canonical candidate bytes, which header rows point into by offset and
+ * length (so a reader takes candidate bytes as they are, without decoding or re-encoding them).
+ */
+interface ReadDoc {
+  doc: CacheDoc;
+  blob: Buffer;
+}
+
+/**
  * Reads and authenticates one cache file; undefined when absent or not usable as this pack's and policy's cache.
  * `deflated`: the plaintext was deflated before sealing (the outcomes file, see {@link writeDoc}).
  */
-function readDoc(dir: string, name: string, sealName: string, key: StoreKey, format: string, pack: string, maxBytes: number, deflated = false): CacheDoc | undefined {
+function readDoc(dir: string, name: string, sealName: string, key: StoreKey, format: string, pack: string, maxBytes: number, deflated = false): ReadDoc | undefined {
   let file: Uint8Array | undefined;
   try {
     file = readRegularFileIfExists(join(dir, name), { maxBytes, label: sealName });
@@ -196,16 +214,21 @@ function readDoc(dir: string, name: string, sealName: string, key: StoreKey, for
   }
   if (file === undefined) return undefined;
   let doc: unknown;
+  let blob: Buffer;
   try {
-    const plain = unseal(file, key, SealKind.index, sealName);
-    doc = JSON.parse(decoder.decode(deflated ? inflateRawSync(plain, { maxOutputLength: MAX_BYTES, chunkSize: INFLATE_CHUNK }) : plain));
+    const sealed = unseal(file, key, SealKind.index, sealName);
+    const plain = deflated ? inflateRawSync(sealed, { maxOutputLength: MAX_BYTES, chunkSize: INFLATE_CHUNK }) : Buffer.from(sealed.buffer, sealed.byteOffset, sealed.length);
+    const headerLength = plain.length >= 4 ? plain.readUInt32BE(0) : -1;
+    if (headerLength < 0 || 4 + headerLength > plain.length) return undefined;
+    doc = JSON.parse(decoder.decode(plain.subarray(4, 4 + headerLength)));
+    blob = plain.subarray(4 + headerLength);
   } catch (e) {
     if (e instanceof SealError || e instanceof SyntaxError || e instanceof TypeError || e instanceof RangeError || isZlibError(e)) return undefined;
     throw e;
   }
   if (doc === null || typeof doc !== "object") return undefined;
   const d = doc as CacheDoc;
-  return d.format === format && d.pack === pack && d.policy === CANDIDATE_POLICY_VERSION ? d : undefined;
+  return d.format === format && d.pack === pack && d.policy === CANDIDATE_POLICY_VERSION ? { doc: d, blob } : undefined;
 }
 
 const isZlibError = (e: unknown) => typeof (e as { code?: unknown })?.code === "string" && (e as { code: string }).code.startsWith("Z_");
@@ -215,8 +238,11 @@ const isZlibError = (e: unknown) => typeof (e as { code?: unknown })?.code === "
  * labels, repeated across capsules: about 15:1) is deflated first, so a feed unseals a tenth of the bytes; the
  * values file is not, so its size depends on the private values' lengths only, not on how alike they are.
  */
-function writeDoc(dir: string, name: string, sealName: string, key: StoreKey, doc: CacheDoc, deflate = false): void {
-  const plain = encoder.encode(JSON.stringify(doc));
+function writeDoc(dir: string, name: string, sealName: string, key: StoreKey, doc: CacheDoc, blob: Blob = new Blob(), deflate = false): void {
+  const header = encoder.encode(JSON.stringify(doc));
+  const length = new Uint8Array(4);
+  new DataView(length.buffer).setUint32(0, header.length);
+  const plain = Buffer.concat([length, header, ...blob.parts]);
   replaceFile(dir, name, seal(deflate ? deflateRawSync(plain, { level: 3 }) : plain, key, SealKind.index, sealName));
 }
 
@@ -232,8 +258,9 @@ export function writePendingDerivations(at: CacheLocation, derivations: readonly
     ensurePrivateDir(dir);
     for (const d of derivations) {
       if (!CAPSULE_ID.test(d.capsule_sha256)) continue;
-      const doc: CacheDoc = { format: PENDING_FORMAT, pack: d.pack_sha256, policy: CANDIDATE_POLICY_VERSION, row: packOutcome(d), values: packValues(d.capsule_sha256, d) };
-      writeDoc(dir, `${d.capsule_sha256}${SEALED_SUFFIX}`, pendingSealName(d.capsule_sha256), at.key, doc);
+      const blob = new Blob();
+      const doc: CacheDoc = { format: PENDING_FORMAT, pack: d.pack_sha256, policy: CANDIDATE_POLICY_VERSION, row: packOutcome(d, blob), values: packValues(d.capsule_sha256, d) };
+      writeDoc(dir, `${d.capsule_sha256}${SEALED_SUFFIX}`, pendingSealName(d.capsule_sha256), at.key, doc, blob);
     }
   } catch {
     // A cache: a read-only or full data directory still works (slower).
@@ -270,8 +297,8 @@ export class DerivationCache {
 
   private loadOutcomes(): Map<string, CachedOutcome> {
     if (this.outcomes !== undefined) return this.outcomes;
-    this.outcomes = this.readRows(OUTCOMES_NAME, OUTCOMES_FORMAT, true, (r) => {
-      const o = unpackOutcome(r, this.pack);
+    this.outcomes = this.readRows(OUTCOMES_NAME, OUTCOMES_FORMAT, true, (r, blob) => {
+      const o = unpackOutcome(r, this.pack, blob);
       return o && [o.capsule_sha256, o];
     });
     const p = this.readPending();
@@ -321,8 +348,9 @@ export class DerivationCache {
         this.outcomesChanged = this.valuesChanged = true;
       }
       if (this.outcomesChanged && this.outcomes !== undefined) {
-        const rows = [...this.outcomes].filter(([id]) => ids.has(id)).map(([, o]) => packOutcome(o));
-        writeDoc(this.at.root, OUTCOMES_NAME, `store/${OUTCOMES_NAME}`, this.at.key, { format: OUTCOMES_FORMAT, pack: this.pack, policy: CANDIDATE_POLICY_VERSION, rows }, true);
+        const blob = new Blob();
+        const rows = [...this.outcomes].filter(([id]) => ids.has(id)).map(([, o]) => packOutcome(o, blob));
+        writeDoc(this.at.root, OUTCOMES_NAME, `store/${OUTCOMES_NAME}`, this.at.key, { format: OUTCOMES_FORMAT, pack: this.pack, policy: CANDIDATE_POLICY_VERSION, rows }, blob, true);
         this.outcomesChanged = false;
       }
       if (this.valuesChanged && this.values !== undefined) {
@@ -340,12 +368,12 @@ export class DerivationCache {
     }
   }
 
-  private readRows<T>(name: string, format: string, deflated: boolean, unpack: (row: unknown) => [string, T] | undefined): Map<string, T> {
-    const doc = readDoc(this.at.root, name, `store/${name}`, this.at.key, format, this.pack, MAX_BYTES, deflated);
+  private readRows<T>(name: string, format: string, deflated: boolean, unpack: (row: unknown, blob: Buffer) => [string, T] | undefined): Map<string, T> {
+    const read = readDoc(this.at.root, name, `store/${name}`, this.at.key, format, this.pack, MAX_BYTES, deflated);
     const out = new Map<string, T>();
-    if (doc === undefined || !Array.isArray(doc.rows)) return out;
-    for (const r of doc.rows) {
-      const row = unpack(r);
+    if (read === undefined || !Array.isArray(read.doc.rows)) return out;
+    for (const r of read.doc.rows) {
+      const row = unpack(r, read.blob);
       if (row !== undefined) out.set(row[0], row[1]);
     }
     return out;
@@ -366,10 +394,10 @@ export class DerivationCache {
       const m = /^([0-9a-f]{64})\.sealed$/.exec(n);
       if (!m) continue;
       p.files.push(n);
-      const doc = readDoc(dir, n, pendingSealName(m[1]), this.at.key, PENDING_FORMAT, this.pack, PENDING_MAX_BYTES);
-      if (doc === undefined) continue;
-      const o = unpackOutcome(doc.row, this.pack);
-      const v = unpackValues(doc.values);
+      const read = readDoc(dir, n, pendingSealName(m[1]), this.at.key, PENDING_FORMAT, this.pack, PENDING_MAX_BYTES);
+      if (read === undefined) continue;
+      const o = unpackOutcome(read.doc.row, this.pack, read.blob);
+      const v = unpackValues(read.doc.values);
       // Both halves must name the capsule of the file's (authenticated) name.
       if (o === undefined || v === undefined || o.capsule_sha256 !== m[1] || v[0] !== m[1]) continue;
       p.outcomes.set(m[1], o);

@@ -55,16 +55,24 @@ function dropCache(store: SealedStore): void {
   rmSync(join(store.layout.root, PENDING_DIR), { recursive: true, force: true });
 }
 
-/** Opens a cache file with the store key, lets `edit` change its document, and seals it again (a writer with the key). */
+/**
+ * Opens a cache file with the store key, lets `edit` change its header (rows point into the blob of candidate bytes
+ * that follows it), and seals it again: a writer holding the key.
+ */
 function resealed(store: SealedStore, name: string, edit: (doc: { policy: string; rows: unknown[][] }) => void): void {
   const path = join(store.layout.root, name);
   // The outcomes file is deflated before sealing (derivation-cache.ts).
   const deflated = name === OUTCOMES_NAME;
-  const plain = unseal(readFileSync(path), store.keys.store, SealKind.index, `store/${name}`);
-  const doc = JSON.parse(new TextDecoder().decode(deflated ? inflateRawSync(plain) : plain));
+  const sealed = unseal(readFileSync(path), store.keys.store, SealKind.index, `store/${name}`);
+  const plain = deflated ? inflateRawSync(sealed) : Buffer.from(sealed);
+  const headerLength = plain.readUInt32BE(0);
+  const doc = JSON.parse(plain.subarray(4, 4 + headerLength).toString("utf8"));
   edit(doc);
-  const json = new TextEncoder().encode(JSON.stringify(doc));
-  writeFileSync(path, seal(deflated ? deflateRawSync(json) : json, store.keys.store, SealKind.index, `store/${name}`));
+  const header = Buffer.from(JSON.stringify(doc), "utf8");
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(header.length);
+  const out = Buffer.concat([length, header, plain.subarray(4 + headerLength)]);
+  writeFileSync(path, seal(deflated ? deflateRawSync(out) : out, store.keys.store, SealKind.index, `store/${name}`));
 }
 
 describeShared("the sealed derivation cache", () => {
