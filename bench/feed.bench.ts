@@ -35,7 +35,7 @@ import { atMost, median, peakRssMb, userEnv, type BenchResult } from "./harness.
 const CAPSULES = 1000;
 const TARGET_MS = 500;
 const WARM_TARGET_MS = 150;
-const EXAMPLE = "03-usdt-inr-kitchen-sink-iocs.json";
+export const EXAMPLE = "03-usdt-inr-kitchen-sink-iocs.json";
 
 function repoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -43,7 +43,7 @@ function repoRoot(): string {
   return dir;
 }
 
-function sharedData(...parts: string[]): string {
+export function sharedData(...parts: string[]): string {
   return resolve(repoRoot(), "..", "shared", "data", ...parts);
 }
 
@@ -54,7 +54,7 @@ function createdAt(i: number): string {
 }
 
 /** The capsule file bytes (canonical envelope + LF) and id of synthetic capsule `i`. */
-function syntheticCapsule(template: JsonObject, i: number): { bytes: Uint8Array; id: string } {
+export function syntheticCapsule(template: JsonObject, i: number): { bytes: Uint8Array; id: string } {
   const doc = new Map(template);
   doc.set("created_at", createdAt(i));
   doc.set("assessment_id", computeAssessmentId(doc));
@@ -66,7 +66,7 @@ function syntheticCapsule(template: JsonObject, i: number): { bytes: Uint8Array;
 }
 
 /** How to run the CLI: the published bundle, else the compiled bin.js, or bin.ts through tsx when run from sources. */
-function cliCommand(): string[] {
+export function cliCommand(): string[] {
   const bundle = join(repoRoot(), "dist", "bundle", "bin.js");
   if (existsSync(bundle)) return [bundle];
   const fromSource = import.meta.url.endsWith(".ts");
@@ -86,7 +86,7 @@ function childCpuSeconds(): number | undefined {
   }
 }
 
-function nullSink(): { stream: Writable; bytes: () => number; lines: () => number } {
+export function nullSink(): { stream: Writable; bytes: () => number; lines: () => number } {
   let bytes = 0;
   let lines = 0;
   const stream = new Writable({
