@@ -3,7 +3,8 @@
  * derived from each stored capsule, so `feed`, the review queue, approvals and exports over an unchanged store read
  * sealed rows instead of opening, parsing and re-deriving every capsule.
  *
- * Files, all sealed with the store key like the row index (row-index.ts) and replaced atomically (a temporary file,
+ * Files, all sealed with the store key (cache-seal.ts: ChaCha20-Poly1305 from node:crypto under a key derived from the
+ * store key and the file's name) and, like the row index (row-index.ts), replaced atomically (a temporary file,
  * synced, renamed over the old one), so a crash leaves the old file or the new one, never a torn one:
  *
  *     store/derivations.sealed          every capsule's outcome: both candidate views (canonical bytes) or the reason
@@ -23,10 +24,10 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { SealError } from "../../src/crypto/errors.js";
 import { readRegularFileIfExists, SafeReadError } from "../../src/crypto/safe-read.js";
 import { ensurePrivateDir, removeQuietly, replaceFile } from "../../src/crypto/safe-write.js";
-import { SealKind, seal, unseal, type StoreKey } from "../../src/crypto/seal.js";
+import type { StoreKey } from "../../src/crypto/seal.js";
+import { openCache, sealCache } from "./cache-seal.js";
 import { sha256Hex } from "../../src/hash.js";
 import type { Candidate, CandidateHypothesis } from "../candidates/types.js";
 import type { PrivateKind, PrivateValue } from "../guard/private-values.js";
@@ -216,14 +217,15 @@ function readDoc(dir: string, name: string, sealName: string, key: StoreKey, for
   let doc: unknown;
   let blob: Buffer;
   try {
-    const sealed = unseal(file, key, SealKind.index, sealName);
+    const sealed = openCache(file, key, sealName);
+    if (sealed === undefined) return undefined;
     const plain = deflated ? inflateRawSync(sealed, { maxOutputLength: MAX_BYTES, chunkSize: INFLATE_CHUNK }) : Buffer.from(sealed.buffer, sealed.byteOffset, sealed.length);
     const headerLength = plain.length >= 4 ? plain.readUInt32BE(0) : -1;
     if (headerLength < 0 || 4 + headerLength > plain.length) return undefined;
     doc = JSON.parse(decoder.decode(plain.subarray(4, 4 + headerLength)));
     blob = plain.subarray(4 + headerLength);
   } catch (e) {
-    if (e instanceof SealError || e instanceof SyntaxError || e instanceof TypeError || e instanceof RangeError || isZlibError(e)) return undefined;
+    if (e instanceof SyntaxError || e instanceof TypeError || e instanceof RangeError || isZlibError(e)) return undefined;
     throw e;
   }
   if (doc === null || typeof doc !== "object") return undefined;
@@ -243,7 +245,7 @@ function writeDoc(dir: string, name: string, sealName: string, key: StoreKey, do
   const length = new Uint8Array(4);
   new DataView(length.buffer).setUint32(0, header.length);
   const plain = Buffer.concat([length, header, ...blob.parts]);
-  replaceFile(dir, name, seal(deflate ? deflateRawSync(plain, { level: 3 }) : plain, key, SealKind.index, sealName));
+  replaceFile(dir, name, sealCache(deflate ? deflateRawSync(plain, { level: 3 }) : plain, key, sealName));
 }
 
 const pendingSealName = (id: string) => `store/${PENDING_DIR}/${id}${SEALED_SUFFIX}`;

@@ -8,7 +8,8 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join } from "node:path";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { afterAll, expect, test } from "vitest";
-import { SealKind, seal, unseal } from "../../../src/crypto/seal.js";
+import { storeKey } from "../../../src/crypto/seal.js";
+import { openCache, sealCache } from "../../../capsules/store/cache-seal.js";
 import { buildFeed } from "../../../capsules/feed/index.js";
 import { CANDIDATE_POLICY_VERSION } from "../../../capsules/pipeline/derive.js";
 import { cacheDerivationsOnPut, StoredDerivations } from "../../../capsules/pipeline/stored.js";
@@ -63,8 +64,8 @@ function resealed(store: SealedStore, name: string, edit: (doc: { policy: string
   const path = join(store.layout.root, name);
   // The outcomes file is deflated before sealing (derivation-cache.ts).
   const deflated = name === OUTCOMES_NAME;
-  const sealed = unseal(readFileSync(path), store.keys.store, SealKind.index, `store/${name}`);
-  const plain = deflated ? inflateRawSync(sealed) : Buffer.from(sealed);
+  const sealed = openCache(readFileSync(path), store.keys.store, `store/${name}`)!;
+  const plain = deflated ? inflateRawSync(sealed) : sealed;
   const headerLength = plain.readUInt32BE(0);
   const doc = JSON.parse(plain.subarray(4, 4 + headerLength).toString("utf8"));
   edit(doc);
@@ -72,8 +73,24 @@ function resealed(store: SealedStore, name: string, edit: (doc: { policy: string
   const length = Buffer.alloc(4);
   length.writeUInt32BE(header.length);
   const out = Buffer.concat([length, header, plain.subarray(4 + headerLength)]);
-  writeFileSync(path, seal(deflated ? deflateRawSync(out) : out, store.keys.store, SealKind.index, `store/${name}`));
+  writeFileSync(path, sealCache(deflated ? deflateRawSync(out) : out, store.keys.store, `store/${name}`));
 }
+
+test("cache sealing: opens only under the same store key and file name, intact", () => {
+  const key = storeKey(new Uint8Array(32).fill(1));
+  const plain = new TextEncoder().encode("rows");
+  const sealed = sealCache(plain, key, "store/derivations.sealed");
+  expect(Buffer.from(sealed).includes(Buffer.from("rows"))).toBe(false);
+  expect(openCache(sealed, key, "store/derivations.sealed")?.toString()).toBe("rows");
+  expect(openCache(sealed, key, "store/derivation-values.sealed")).toBeUndefined();
+  expect(openCache(sealed, storeKey(new Uint8Array(32).fill(2)), "store/derivations.sealed")).toBeUndefined();
+  for (const at of [0, 8, 12, 20, sealed.length - 20, sealed.length - 1]) {
+    const bad = Buffer.from(sealed);
+    bad[at] ^= 0x01;
+    expect(openCache(bad, key, "store/derivations.sealed"), `bit flipped at ${at}`).toBeUndefined();
+  }
+  expect(openCache(sealed.subarray(0, sealed.length - 1), key, "store/derivations.sealed")).toBeUndefined();
+});
 
 describeShared("the sealed derivation cache", () => {
   test("put writes each capsule's derivation sealed; the next feed reads it and derives nothing; output equals a cacheless feed", async () => {
