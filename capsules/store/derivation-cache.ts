@@ -31,7 +31,7 @@ import { openCache, sealCache } from "./cache-seal.js";
 import { sha256Hex } from "../../src/hash.js";
 import type { Candidate, CandidateHypothesis } from "../candidates/types.js";
 import type { PrivateKind, PrivateValue } from "../guard/private-values.js";
-import { CANDIDATE_POLICY_VERSION, type Derivation, type ViewOutcome } from "../pipeline/derive.js";
+import { CANDIDATE_POLICY_VERSION, type Derivation, type ViewOutcome } from "../pipeline/derivation.js";
 import { StoreError } from "./errors.js";
 import { CAPSULE_ID, SEALED_SUFFIX } from "./layout.js";
 

@@ -10,7 +10,7 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { afterAll, expect, test } from "vitest";
 import { storeKey } from "../../../src/crypto/seal.js";
 import { openCache, sealCache } from "../../../capsules/store/cache-seal.js";
-import { buildFeed } from "../../../capsules/feed/index.js";
+import { buildFeed, feedFromCache } from "../../../capsules/feed/index.js";
 import { CANDIDATE_POLICY_VERSION } from "../../../capsules/pipeline/derive.js";
 import { cacheDerivationsOnPut, StoredDerivations } from "../../../capsules/pipeline/stored.js";
 import { OUTCOMES_NAME, PENDING_DIR, VALUES_NAME } from "../../../capsules/store/derivation-cache.js";
@@ -110,7 +110,10 @@ describeShared("the sealed derivation cache", () => {
     expect(pendingFiles(store)).toEqual([]);
     for (const f of cacheFiles(store)) expect(existsSync(f)).toBe(true);
 
+    // The CLI's cached path gives the same bytes, and declines a store whose rows are missing.
+    for (const [i, view] of VIEWS.entries()) expect(await text(feedFromCache(store, testPack(), view)!)).toBe(warm.lines[i]);
     const { store: plain } = await storeWith("dcache-plain", capsules);
+    expect(feedFromCache(plain, testPack(), VIEWS[0])).toBeUndefined();
     const cold = await feedOf(plain);
     expect(cold.lines).toEqual(warm.lines);
     dropCache(store);
