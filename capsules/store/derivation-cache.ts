@@ -29,7 +29,8 @@ import { ensurePrivateDir, removeQuietly, replaceFile } from "../../src/crypto/s
 import type { StoreKey } from "../../src/crypto/seal.js";
 import { openCache, sealCache } from "./cache-seal.js";
 import { sha256Hex } from "../../src/hash.js";
-import type { Candidate, CandidateHypothesis } from "../candidates/types.js";
+import { inFieldOrder } from "../candidates/field-order.js";
+import type { Candidate } from "../candidates/types.js";
 import type { PrivateKind, PrivateValue } from "../guard/private-values.js";
 import { CANDIDATE_POLICY_VERSION, type Derivation, type ViewOutcome } from "../pipeline/derivation.js";
 import { StoreError } from "./errors.js";
@@ -111,7 +112,7 @@ function emittedView(bytes: Uint8Array): ViewOutcome {
     status: "emitted",
     bytes,
     get candidate(): Candidate {
-      return (candidate ??= JSON.parse(decoder.decode(bytes)) as Candidate);
+      return (candidate ??= inFieldOrder(JSON.parse(decoder.decode(bytes)) as Candidate));
     },
     get digest(): string {
       return (digest ??= sha256Hex(bytes));

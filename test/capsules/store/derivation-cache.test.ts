@@ -38,6 +38,13 @@ async function feedOf(store: SealedStore, pack: IntelligencePack = testPack()): 
   return { lines, derived };
 }
 
+/** The same store seen without its cache: derivations made afresh (nothing saved). */
+function plainStoreFor(store: SealedStore): SealedStore {
+  const view = Object.create(store) as SealedStore;
+  Object.defineProperty(view, "layout", { value: { ...store.layout, root: join(store.layout.root, "no-cache-here") } });
+  return view;
+}
+
 /** How many stored capsules the cache cannot answer for `pack` right now (a probe: nothing is saved). */
 function countMisses(store: SealedStore, pack: IntelligencePack): number {
   const d = new StoredDerivations(store, pack);
@@ -110,6 +117,20 @@ describeShared("the sealed derivation cache", () => {
     expect(pendingFiles(store)).toEqual([]);
     for (const f of cacheFiles(store)) expect(existsSync(f)).toBe(true);
 
+    // A cached candidate is the fresh one, member order included (what review show and get_candidates print).
+    const fresh = new StoredDerivations(plainStoreFor(store), testPack());
+    const cached = new StoredDerivations(store, testPack());
+    for (const c of capsules) {
+      for (const view of VIEWS) {
+        const [a, b] = [cached.candidate(c.id, view), fresh.candidate(c.id, view)];
+        expect(a.status).toBe(b.status);
+        if (a.status !== "emitted" || b.status !== "emitted") continue;
+        expect(JSON.stringify(a.candidate)).toBe(JSON.stringify(b.candidate));
+        expect([a.digest, Buffer.from(a.bytes).toString()]).toEqual([b.digest, Buffer.from(b.bytes).toString()]);
+      }
+    }
+    expect(cached.derived).toBe(0);
+    expect(fresh.derived).toBe(capsules.length);
     // The CLI's cached path gives the same bytes, and declines a store whose rows are missing.
     for (const [i, view] of VIEWS.entries()) expect(await text(feedFromCache(store, testPack(), view)!)).toBe(warm.lines[i]);
     const { store: plain } = await storeWith("dcache-plain", capsules);
