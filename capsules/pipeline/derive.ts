@@ -101,7 +101,13 @@ export function deriveCapsule(capsule: CapsuleInput, pack: IntelligencePack, kno
   const hardened = hardenHypotheses(assessment, pack);
   const all = hardened.ok ? hardened.hypotheses : [];
   const guard = new OutwardGuard(own);
-  const render = (includeTypologyMatches: boolean): ViewOutcome => {
+  /**
+   * `supersetPassed`: the typology view of this capsule passed the guard. The guard judges each string, member name
+   * and number on its own, and the default view's are the typology view's (its hypotheses are a subset, the other
+   * members equal) except `origin_answer`; so then only that member needs checking, and the full check runs only to
+   * name the path when it hits.
+   */
+  const render = (includeTypologyMatches: boolean, supersetPassed = false): { view: ViewOutcome; guardPassed: boolean } => {
     const policy = applyFeedPolicy(all, { hadHypotheses: assessment.hypotheses.length > 0, includeTypologyMatches });
     const candidate: Candidate = {
       schema_version: PUBLIC_RECORD_SCHEMA,
@@ -129,17 +135,20 @@ export function deriveCapsule(capsule: CapsuleInput, pack: IntelligencePack, kno
     if (!hardened.ok) candidate.hypotheses_withheld = hardened.reason;
 
     const bad = firstBadCharacter(candidate, "candidate");
-    if (bad !== undefined) return { status: "withheld", reason: bad };
+    if (bad !== undefined) return { view: { status: "withheld", reason: bad }, guardPassed: false };
     const outOfRange = numberOutOfRange(candidate);
-    if (outOfRange !== undefined) return { status: "withheld", reason: outOfRange };
-    const verdict = guard.check(candidate, "candidate");
-    if (!verdict.ok) return { status: "withheld", reason: verdict.reason };
+    if (outOfRange !== undefined) return { view: { status: "withheld", reason: outOfRange }, guardPassed: false };
+    const quick = supersetPassed && guard.check({ origin_answer: candidate.origin_answer }, "candidate").ok;
+    const verdict = quick ? { ok: true as const } : guard.check(candidate, "candidate");
+    if (!verdict.ok) return { view: { status: "withheld", reason: verdict.reason }, guardPassed: false };
     const bytes = canonicalBytes(candidate, "candidate");
-    return { status: "emitted", candidate, bytes, digest: sha256Hex(bytes) };
+    return { view: { status: "emitted", candidate, bytes, digest: sha256Hex(bytes) }, guardPassed: true };
   };
+  const typology = render(true);
+  const byDefault = render(false, typology.guardPassed);
   return {
     ...base,
-    outcome: { status: "derived", clean, views: { default: render(false), typology: render(true) } },
+    outcome: { status: "derived", clean, views: { default: byDefault.view, typology: typology.view } },
     privateValues: own,
     storeValues,
   };

@@ -63,6 +63,15 @@ describeShared("hardening of derived candidates", () => {
     }
   });
 
+  it("guards each view on its own: a value only in the default view's origin_answer withholds that view alone", () => {
+    // derive.ts checks the default view's origin_answer alone once the typology view (its superset otherwise) passed.
+    const capsule = mutatedCapsule("03-usdt-inr-kitchen-sink-iocs", (doc) => {
+      (at(doc, "detector", "iocs") as Map<string, unknown>).set("handles", ["corroboration"]);
+    });
+    expect(withheldReason(deriveCandidate(capsule, pack, DEFAULT))).toBe("leak guard: ioc_value in candidate.origin_answer");
+    expect(emitted(deriveCandidate(capsule, pack, ANALYST)).candidate.origin_answer).not.toMatch(/corroboration/i);
+  });
+
   describe("rule 1: no free text copied", () => {
     it("renders origin_answer and labels from templates and our pack, whatever the assessment says", () => {
       const capsule = mutatedCapsule("34-ext-direct-link-wallet", (doc) => {
