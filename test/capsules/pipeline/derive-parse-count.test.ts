@@ -1,7 +1,7 @@
 /**
  * Issue 14: each input is strictly parsed at most once per command. The CLI runs in process with an observer on
  * parseStrictJson; texts are told apart by a digest prefix and named in messages by their length only, never their
- * content. Covered: feed, review show, review approve and review export, on a store without derivation rows (every
+ * content. Covered: feed, review show, review approve and review export (JSONL and STIX), on a store without derivation rows (every
  * capsule derived once) and again over the cache (no capsule parsed at all).
  *
  * One exception, named: the intelligence pack file is parsed twice by pack loading today; that belongs to the
@@ -75,6 +75,7 @@ describeShared("one strict parse per input and command", () => {
       ["review", "show", id],
       ["review", "approve", id, "--reviewer", "alice", "--note", "checked against the pack"],
       ["review", "export", "--out", join(out, "export.jsonl")],
+      ["review", "export", "--format", "stix", "--out", join(out, "bundle.json")],
     ]) {
       const r = await counted(args);
       const command = args.slice(0, 2).join(" ");
