@@ -14,6 +14,7 @@ const GROUPS: Record<string, readonly [string, string]> = {
   pack: ["./pack-match.bench.js", "benchPackMatch"],
   store: ["./store.bench.js", "benchStore"],
   feed: ["./feed.bench.js", "benchFeed"],
+  export: ["./review-export.bench.js", "benchReviewExport"],
   regional: ["./regional.bench.js", "benchRegional"],
   mcp: ["./mcp.bench.js", "benchMcp"],
   guard: ["./guard.bench.js", "benchGuard"],

@@ -13,7 +13,8 @@ import { parseAssessment } from "../../capsules/assessment/parse-assessment.js";
 import { BuiltCapsule } from "../../capsules/pipeline/build.js";
 import { assessmentPrivateValues } from "../../capsules/guard/private-values.js";
 import type { Assessment } from "../../capsules/assessment/types.js";
-import { readLoadedCapsuleAssessment } from "../../capsules/candidates/capsule-source.js";
+import { readCapsuleSource } from "../../capsules/pipeline/capsule-source.js";
+import { cacheDerivationsOnPut } from "../../capsules/pipeline/stored.js";
 import type { LoadedCapsule } from "../../capsules/pipeline/open.js";
 import { fromJs } from "../../capsules/capsule/js-input.js";
 import { IOC_KINDS } from "../../published/pack/vocabulary.js";
@@ -38,7 +39,7 @@ export interface AssessArgs {
 
 /** The assessment inside a capsule opened from the store (an earlier recording of the same message). */
 function storedAssessment(capsule: LoadedCapsule): Assessment {
-  const source = readLoadedCapsuleAssessment(capsule.envelope);
+  const source = readCapsuleSource(capsule);
   if (!source.ok) throw new AssessmentError(`stored capsule: ${source.reason}`, undefined, "capsule");
   return parseAssessment(source.assessmentBytes).assessment;
 }
@@ -59,8 +60,10 @@ export async function assessMessage(args: AssessArgs, _call: CallInfo, ctx: Priv
   const { pack } = loaded;
 
   let outcome;
+  let made;
   try {
     const store = await ctx.state.storeForWriting();
+    made = cacheDerivationsOnPut(store, pack);
     outcome = assessAndSeal(store, pack, { message, judgement, retainMessage: retain_message === true, supersede: supersede === true });
   } catch (e) {
     if (e instanceof JudgementError) return errorResult("rejected", e.message, { rule: e.rule, path: e.path });
@@ -68,7 +71,7 @@ export async function assessMessage(args: AssessArgs, _call: CallInfo, ctx: Priv
     return errorResult("store_error", `store: ${(e as Error).message}`);
   }
   const assessment = outcome.capsule instanceof BuiltCapsule ? outcome.capsule.intake.assessment : storedAssessment(outcome.capsule);
-  const summary = await outwardSummary(outcome.capsule, assessment, pack, ctx);
+  const summary = await outwardSummary(outcome.capsule, assessment, pack, ctx, made.get(outcome.capsule.id));
   const warnings: string[] = [];
   if (outcome.status === "already_recorded") {
     warnings.push(`this message was already recorded as capsule ${outcome.capsuleId}; nothing new was built (pass supersede: true to record it again)`);

@@ -8,6 +8,7 @@ import { CapsuleLoadError, loadCapsuleBytes } from "../../capsules/capsule/load.
 import { CAPSULE_MAX_BYTES } from "../../capsules/capsule/limits.js";
 import { verifyCapsule } from "../../capsules/capsule/verify.js";
 import { feedOrderKey } from "../../capsules/feed/order.js";
+import { StoredDerivations } from "../../capsules/pipeline/stored.js";
 import { reviewQueue } from "../../capsules/review/queue.js";
 import { reviewedRows, shownFor, statusLens, type ReviewedRow, type ShownStatus } from "../../capsules/review/status.js";
 import { StoreError } from "../../capsules/store/errors.js";
@@ -174,10 +175,12 @@ export async function getCandidates(args: CandidatesArgs, _call: CallInfo, ctx: 
     const store = await ctx.state.existingStore();
     if (!store) return structuredResult({ candidates: [], withheld: [], excluded: 0, next_cursor: null }, false, "The store is empty: no outward candidates.");
     lens = statusLens(store);
-    queue = reviewQueue(store, pack, lens.state, {
+    const derivations = new StoredDerivations(store, pack);
+    queue = reviewQueue(derivations, lens.state, {
       includeTypologyMatches: args.include_typology_matches === true,
       includeClean: false,
     });
+    derivations.save();
   } catch (e) {
     return errorResult("store_error", (e as Error).message);
   }

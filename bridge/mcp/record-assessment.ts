@@ -12,7 +12,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { projectProducer } from "../../capsules/assessment/adapter.js";
 import { AssessmentError } from "../../capsules/assessment/errors.js";
 import { ASSESSMENT_MAX_BYTES } from "../../capsules/assessment/parse-assessment.js";
-import { deriveCandidate } from "../../capsules/candidates/derive.js";
+import { candidateView, type Derivation } from "../../capsules/pipeline/derive.js";
+import { cacheDerivationsOnPut, deriveStorable } from "../../capsules/pipeline/stored.js";
 import { OutwardGuard } from "../../capsules/guard/outward-guard.js";
 import { assessmentPrivateValues, type PrivateValue } from "../../capsules/guard/private-values.js";
 import { verifyCapsule } from "../../capsules/capsule/verify.js";
@@ -63,8 +64,10 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
 
   const warnings: string[] = [];
   let stored: "new" | "existing";
+  let made: Map<string, Derivation>;
   try {
     const store = await ctx.state.storeForWriting();
+    made = cacheDerivationsOnPut(store, pack);
     // Idempotence by assessment_id: the same assessment re-serialised is not a second capsule (no second queue row).
     const same = findRecorded(store, { assessmentId: assessment.assessment_id }).filter((x) => x !== id);
     if (same.length > 0) {
@@ -81,7 +84,7 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
   } catch (e) {
     return errorResult("store_error", `store: ${(e as Error).message}`);
   }
-  const summary = await outwardSummary(capsule, assessment, pack, ctx);
+  const summary = await outwardSummary(capsule, assessment, pack, ctx, made.get(id));
   if (args.message_text !== undefined && !retain) warnings.push("message_text was used to check message_sha256 and the typology match, then discarded (retain_message is false)");
   warnings.push(...summary.warnings);
 
@@ -102,21 +105,25 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
  * capsule built in this call carries its self-verification report and private values; one opened from the store (an
  * earlier recording) is verified here, once.
  */
-export async function outwardSummary(capsule: BuiltCapsule | LoadedCapsule, assessment: Assessment, pack: IntelligencePack, ctx: PrivateContext) {
+export async function outwardSummary(
+  capsule: BuiltCapsule | LoadedCapsule,
+  assessment: Assessment,
+  pack: IntelligencePack,
+  ctx: PrivateContext,
+  derivation?: Derivation,
+) {
   const { id } = capsule;
   let report;
-  let envelope;
   if (capsule instanceof BuiltCapsule) {
     // What capsulePrivateValues would read from the envelope: the values of its one inline document, the assessment.
     ctx.egress.rememberValues(id, assessmentPrivateValues(capsule.intake.value));
     report = capsule.report;
-    envelope = capsule.envelope as unknown as Record<string, unknown>;
   } else {
     ctx.egress.remember(id, capsule.envelope);
     report = capsule.report ?? verifyCapsule(capsule.envelope);
-    envelope = capsule.envelope;
   }
-  const derived = deriveCandidate(envelope, pack, { includeTypologyMatches: false, includeClean: false, recomputedContentSha256: id });
+  // The derivation the store's put just wrote to the cache, or one made here (an earlier recording, opened).
+  const derived = candidateView(derivation ?? deriveStorable(capsule, pack), { includeTypologyMatches: false, includeClean: false });
   const candidate_preview =
     derived.status === "emitted"
       ? { status: derived.status, digest: derived.digest, candidate: derived.candidate }

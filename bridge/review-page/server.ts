@@ -16,7 +16,6 @@ import type { IntelligencePack } from "../../published/pack/types.js";
 import {
   countedKeys,
   loadReviewLog,
-  openReviewTarget,
   queueEntry,
   readReviewPolicy,
   recordDecision,
@@ -27,6 +26,7 @@ import {
   VERB_DECISIONS,
   type Reviewer,
 } from "../../capsules/review/index.js";
+import { StoredDerivations } from "../../capsules/pipeline/stored.js";
 import { StoreError } from "../../capsules/store/errors.js";
 import type { SealedStore } from "../../capsules/store/store.js";
 import { reasons } from "../cli/commands/review.js";
@@ -127,7 +127,8 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
 
   function showCandidate(res: ServerResponse, id: string, view: { typology: boolean; clean: boolean }, notice?: { ok: boolean; text: string }, status = 200): void {
     const v = context();
-    const r = queueEntry(opts.store, opts.pack, v.state, id, { includeTypologyMatches: view.typology, includeClean: view.clean });
+    const derivations = new StoredDerivations(opts.store, opts.pack);
+    const r = queueEntry(derivations, v.state, id, { includeTypologyMatches: view.typology, includeClean: view.clean });
     if (r.status !== "entry") {
       render(res, 404, "No candidate", messageView("No candidate", `capsule ${id} has no outward candidate: ${r.reason}`, v.base));
       return;
@@ -135,9 +136,10 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
     const e = r.entry;
     let hidden = 0;
     if (!e.candidate.feed_policy.typology_match_visible) {
-      const full = openReviewTarget(opts.store, opts.pack, id, { includeTypologyMatches: true, includeClean: true }).result;
+      const full = derivations.candidate(id, { includeTypologyMatches: true, includeClean: true });
       if (full.status === "emitted") hidden = full.candidate.hypotheses.length - e.candidate.hypotheses.length;
     }
+    derivations.save();
     // The form decides the bytes shown: the view they were derived in.
     const formView = { typology: e.candidate.feed_policy.typology_match_visible, clean: view.clean || e.decision !== undefined };
     const body = candidateView(
@@ -208,7 +210,9 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
       }
       if (req.method === "GET" && path === "/") {
         const v = context();
-        const q = reviewQueue(opts.store, opts.pack, v.state, { includeTypologyMatches: view.typology, includeClean: view.clean });
+        const derivations = new StoredDerivations(opts.store, opts.pack);
+        const q = reviewQueue(derivations, v.state, { includeTypologyMatches: view.typology, includeClean: view.clean });
+        derivations.save();
         render(res, 200, "Review queue", queueView(q, v.records, v, view));
         return;
       }

@@ -1,5 +1,5 @@
 /** Outward candidates and the leak guard (product.md §8): the API the feed, MCP and export paths use. */
-export { deriveCandidate, deriveLoadedCandidate, overallTier } from "./derive.js";
+export { candidateView, deriveCapsule, overallTier, type Derivation } from "../pipeline/derive.js";
 export { pseudonymAllowed } from "../guard/private-values.js";
 export { WITHHELD_ANSWER } from "./feed-policy.js";
 export { truncateToHour } from "./hour.js";
@@ -8,6 +8,6 @@ export {
   REVIEW_REQUIRED,
   type Candidate,
   type CandidateHypothesis,
-  type DeriveOptions,
+  type CandidateView,
   type DeriveResult,
 } from "./types.js";

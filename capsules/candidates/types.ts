@@ -42,18 +42,12 @@ export interface Candidate {
   hypotheses_withheld?: string;
 }
 
-export interface DeriveOptions {
+/** Which candidate a consumer sees of one derivation (capsules/pipeline/derive.ts `candidateView`). */
+export interface CandidateView {
   /** Show `TYPOLOGY_MATCH` hypotheses (the analyst flag `--include-typology-matches`). */
   includeTypologyMatches: boolean;
   /** Emit candidates for assessments whose overall tier is `CLEAN` (`--include-clean`). */
   includeClean: boolean;
-  /**
-   * The `content_sha256` the caller has ALREADY recomputed from this envelope's canonical content (the sealed
-   * store does on every open). When it equals the declared digest, derivation skips its own second
-   * canonicalisation and hash of the content and only compares the content with the adapter's rebuild.
-   * Never pass a value that was not recomputed from exactly this envelope.
-   */
-  recomputedContentSha256?: string;
 }
 
 export type DeriveResult =

@@ -6,7 +6,7 @@
  */
 import type { IntelligencePack } from "../../published/pack/types.js";
 import { OutwardGuard } from "../guard/outward-guard.js";
-import { capsulePrivateValues } from "../guard/private-values.js";
+import { StoredDerivations } from "../pipeline/stored.js";
 import type { SealedStore } from "../store/store.js";
 import { leadsCsvBytes } from "./csv.js";
 import { guardExport } from "./guard-export.js";
@@ -45,17 +45,23 @@ export function checkCeiling(tlp: TlpLevel, maxTlp: TlpLevel): void {
 }
 
 /**
- * The outward guard over every stored capsule's private values; a capsule among `required` without readable
- * assessment values fails (an exported lead whose values the guard cannot know cannot be checked).
+ * The outward guard over every stored capsule's private values, from the capsules' derivations (the sealed cache, or
+ * one derivation here): the assessment's values with the pack (its literal terms are public), or, for a capsule
+ * without a readable assessment, every inline document's values without the pack (stricter). A capsule among
+ * `required` without readable assessment values fails (an exported lead whose values the guard cannot know cannot
+ * be checked).
  */
 export function storeSecrets(store: SealedStore | undefined, pack: IntelligencePack, required: ReadonlySet<string>): OutwardGuard {
   const guard = new OutwardGuard();
   const missing: string[] = [];
+  const derivations = store === undefined ? undefined : new StoredDerivations(store, pack);
   for (const id of store?.capsuleIds() ?? []) {
-    const values = capsulePrivateValues(store!.openCapsule(id).envelope, pack);
+    const d = derivations!.values(id);
+    const values = d.privateValues ?? d.storeValues;
     if (values.length > 0) guard.add(values);
     else if (required.has(id)) missing.push(id);
   }
+  derivations?.save();
   if (missing.length > 0) {
     throw new FormatExportError(`outward guard: the assessment of capsule ${missing.join(", ")} cannot be read, so the export cannot be checked; nothing was exported`);
   }

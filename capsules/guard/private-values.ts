@@ -137,13 +137,26 @@ export function messageTextValue(text: string): PrivateValue {
   return { kind: "message_text", value: text };
 }
 
-/** The documents inside a capsule envelope: every inline artifact whose bytes parse as a JSON object. */
-function inlineDocuments(envelope: JsonObject): JsonObject[] {
+/** An inline artifact the caller has already parsed: its base64 text and the document. */
+export interface ParsedArtifact {
+  data: string;
+  doc: JsonObject;
+}
+
+/**
+ * The documents inside a capsule envelope: every inline artifact whose bytes parse as a JSON object (`parsed`: one
+ * the caller already parsed, taken as is instead of parsing its text a second time).
+ */
+function inlineDocuments(envelope: JsonObject, parsed?: ParsedArtifact): JsonObject[] {
   const docs: JsonObject[] = [];
   for (const a of list(get(get(envelope, "content"), "artifacts"))) {
     const location = get(a, "location");
     const data = get(location, "data");
     if (get(location, "type") !== "inline" || typeof data !== "string") continue;
+    if (parsed !== undefined && data === parsed.data) {
+      docs.push(parsed.doc);
+      continue;
+    }
     try {
       const doc = parseStrictJson(decodeBase64Strict(data));
       if (isJsonObject(doc)) docs.push(doc);
@@ -158,6 +171,6 @@ function inlineDocuments(envelope: JsonObject): JsonObject[] {
  * The private values of one capsule envelope (none for capsules without an inline assessment); `pack` as in
  * {@link assessmentPrivateValues}.
  */
-export function capsulePrivateValues(envelope: JsonObject, pack?: IntelligencePack): PrivateValue[] {
-  return inlineDocuments(envelope).flatMap((doc) => assessmentPrivateValues(doc, pack));
+export function capsulePrivateValues(envelope: JsonObject, pack?: IntelligencePack, parsed?: ParsedArtifact): PrivateValue[] {
+  return inlineDocuments(envelope, parsed).flatMap((doc) => assessmentPrivateValues(doc, pack));
 }

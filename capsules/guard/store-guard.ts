@@ -6,6 +6,7 @@
  */
 import { statSync } from "node:fs";
 import type { JsonObject } from "../../src/json/value.js";
+import type { StoredDerivations } from "../pipeline/stored.js";
 import type { SealedStore } from "../store/store.js";
 import { OutwardGuard } from "./outward-guard.js";
 import { capsulePrivateValues, messageTextValue, type PrivateValue } from "./private-values.js";
@@ -27,10 +28,7 @@ export class StoreGuard {
     this.guard.add(values);
   }
 
-  /**
-   * {@link remember} for a capsule whose private values the caller already has from its pipeline value (what
-   * `capsulePrivateValues` would read from its envelope), so the assessment is not parsed again.
-   */
+  /** Adds the values of capsule `id` as its derivation holds them (capsules/pipeline/stored.ts). */
   rememberValues(id: string, values: readonly PrivateValue[]): void {
     if (this.known.has(id)) return;
     this.known.set(id, values);
@@ -68,9 +66,14 @@ export class StoreGuard {
   }
 }
 
-/** A guard over every capsule of a store (one-shot commands: review notes and exports). Store errors propagate. */
-export function storeGuard(store: SealedStore | undefined): OutwardGuard {
+/**
+ * A guard over every capsule of a store (one-shot commands: review notes and exports). With `derivations`, each
+ * capsule's values come from its derivation (the sealed cache, or the one derivation of this command) instead of
+ * opening and parsing the capsule again. Store errors propagate.
+ */
+export function storeGuard(store: SealedStore | undefined, derivations?: StoredDerivations): OutwardGuard {
   const g = new StoreGuard();
-  if (store) g.refreshFrom(store);
+  if (store && derivations) for (const id of store.capsuleIds()) g.rememberValues(id, derivations.values(id).storeValues);
+  else if (store) g.refreshFrom(store);
   return g.guard;
 }

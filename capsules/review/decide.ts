@@ -5,7 +5,8 @@
  * the review policy from the store, then the locked, verified, signed append of log.ts.
  */
 import type { IntelligencePack } from "../../published/pack/types.js";
-import type { CandidateView } from "../feed/stored-candidate.js";
+import type { CandidateView } from "../candidates/types.js";
+import { StoredDerivations } from "../pipeline/stored.js";
 import type { SealedStore } from "../store/store.js";
 import { approvalsFor, countedKeys, type ApprovalCount } from "./approvals.js";
 import type { Decision } from "./decisions.js";
@@ -48,7 +49,9 @@ export function recordDecision(
   const np = noteProblem(req.note);
   if (np !== undefined) throw new ReviewError("invalid-note", `--note: ${np}`);
   const id = req.capsule_sha256;
-  const target = openReviewTarget(store, pack, id, req.view);
+  // The candidate and every private value the guards need are projections of the capsules' derivations.
+  const derivations = new StoredDerivations(store, pack);
+  const target = openReviewTarget(derivations, id, req.view);
   const r = target.result;
   if (r.status !== "emitted") throw new ReviewError("no-candidate", `capsule ${id} has no outward candidate: ${r.reason}`);
   if (req.expectedDigest !== undefined && req.expectedDigest !== r.digest) {
@@ -58,7 +61,8 @@ export function recordDecision(
     );
   }
   // Notes travel with every export: checked against every private value of the store, in every form (guard/).
-  const leak = guardOutward(target, req.note, "the note", storeGuard(store));
+  const leak = guardOutward(target, req.note, "the note", storeGuard(store, derivations));
+  derivations.save();
   if (leak !== undefined) throw new ReviewError("leak", `--note refused: ${leak}; notes travel with the export, write them without private values`);
   const policy = readReviewPolicy(store);
   const entry = appendDecision(

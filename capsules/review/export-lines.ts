@@ -27,6 +27,7 @@ import { signatureProblem, type ReviewRecord } from "./record.js";
 import { storeGuard } from "../guard/store-guard.js";
 import type { OutwardGuard } from "../guard/outward-guard.js";
 import { guardOutward, openReviewTarget } from "./review-target.js";
+import { StoredDerivations } from "../pipeline/stored.js";
 
 export const REVIEW_EXPORT_SCHEMA = "evidence-bridge-review-export/v1";
 
@@ -64,17 +65,17 @@ export interface ExportOptions {
 const SHORT = 12;
 
 /** One refusal for one approved candidate, or its export lines (one per counted approval record). */
-function exportOne(store: SealedStore, wide: OutwardGuard, pack: IntelligencePack, records: readonly ReviewRecord[]): { lines: ExportLine[] } | { refusal: string } {
+function exportOne(derivations: StoredDerivations, wide: OutwardGuard, records: readonly ReviewRecord[]): { lines: ExportLine[] } | { refusal: string } {
   const record = records[records.length - 1];
   const id = record.capsule_sha256;
   for (const x of records) {
     const sig = signatureProblem(x);
     if (sig !== undefined) return { refusal: `bad signature in record #${x.seq}: ${sig}` };
   }
-  if (!store.hasCapsule(id)) return { refusal: "the capsule is no longer in the store" };
+  if (!derivations.store.hasCapsule(id)) return { refusal: "the capsule is no longer in the store" };
   let target;
   try {
-    target = openReviewTarget(store, pack, id, { includeTypologyMatches: record.typology_match_visible, includeClean: true });
+    target = openReviewTarget(derivations, id, { includeTypologyMatches: record.typology_match_visible, includeClean: true });
   } catch (e) {
     return { refusal: `the sealed capsule cannot be opened: ${(e as Error).message}` };
   }
@@ -122,7 +123,8 @@ export function buildExport(
     checkpoint: store === undefined ? undefined : checkpointLine(digests, store.keys.signing),
   };
   const refusals: ExportRefusal[] = [];
-  const wide = approved.length > 0 && store !== undefined ? storeGuard(store) : undefined;
+  const derivations = store === undefined ? undefined : new StoredDerivations(store, pack);
+  const wide = approved.length > 0 && store !== undefined ? storeGuard(store, derivations) : undefined;
   for (const [i, { record }] of approved.entries()) {
     onProgress?.(i, approved.length);
     const count = approvalsFor(log.state.recordsForDigest(record.candidate_sha256), policy, isKnown);
@@ -132,7 +134,7 @@ export function buildExport(
     }
     const records = count.approvers.map((a) => a.entry.record);
     const result =
-      store === undefined ? { refusal: "the capsule is no longer in the store (there is no store)" } : exportOne(store, wide!, pack, records);
+      store === undefined ? { refusal: "the capsule is no longer in the store (there is no store)" } : exportOne(derivations!, wide!, records);
     if ("refusal" in result) {
       refusals.push({ capsule_sha256: record.capsule_sha256, seq: record.seq, reason: result.refusal });
       continue;
@@ -148,6 +150,7 @@ export function buildExport(
     }
   }
   onProgress?.(approved.length, approved.length);
+  derivations?.save();
   if (refusals.length > 0) {
     const named = refusals.map((r) => `capsule ${r.capsule_sha256} (approved in record #${r.seq}): ${r.reason}`).join("; ");
     throw new ReviewError(

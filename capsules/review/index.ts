@@ -47,7 +47,7 @@ export {
   type ReviewRecord,
   type UnsignedRecord,
 } from "./record.js";
-export { guardOutward, openReviewTarget, privateValuesOf, type ReviewTarget } from "./review-target.js";
+export { guardOutward, openReviewTarget, type ReviewTarget } from "./review-target.js";
 export {
   createReviewerKey,
   loadReviewerKey,

@@ -4,13 +4,12 @@
  * A capsule's status comes from its latest decision record when the candidate re-derived in that record's view
  * still has the recorded digest; if the candidate changed since (new pack, new rules), the old decision no longer
  * covers these bytes and the candidate is back to `HUMAN_REVIEW_REQUIRED` (the superseded record is reported).
- * Capsules without a decision are derived in the requested view.
+ * Capsules without a decision are derived in the requested view. Every view is a projection of the capsule's one
+ * derivation (capsules/pipeline/stored.ts).
  */
-import type { IntelligencePack } from "../../published/pack/types.js";
-import type { Candidate } from "../candidates/types.js";
+import type { Candidate, CandidateView } from "../candidates/types.js";
 import { feedOrderKey } from "../feed/order.js";
-import { deriveStoredCandidate, type CandidateView } from "../feed/stored-candidate.js";
-import type { SealedStore } from "../store/store.js";
+import type { StoredDerivations } from "../pipeline/stored.js";
 import type { ReviewStatus } from "./decisions.js";
 import type { LoggedRecord, ReviewState } from "./state.js";
 
@@ -28,15 +27,15 @@ export interface QueueEntry {
 export type EntryResult = { status: "entry"; entry: QueueEntry } | { status: "excluded" | "withheld"; reason: string };
 
 /** The queue entry of one stored capsule (a full id). Store failures throw. */
-export function queueEntry(store: SealedStore, pack: IntelligencePack, state: ReviewState, id: string, view: CandidateView): EntryResult {
+export function queueEntry(derivations: StoredDerivations, state: ReviewState, id: string, view: CandidateView): EntryResult {
   const last = state.lastForCapsule(id);
   if (last !== undefined) {
-    const r = deriveStoredCandidate(store, id, pack, { includeTypologyMatches: last.record.typology_match_visible, includeClean: true });
+    const r = derivations.candidate(id, { includeTypologyMatches: last.record.typology_match_visible, includeClean: true });
     if (r.status === "emitted" && r.digest === last.record.candidate_sha256) {
       return { status: "entry", entry: { capsule_sha256: id, status: last.record.decision, candidate: r.candidate, candidate_sha256: r.digest, decision: last } };
     }
   }
-  const r = deriveStoredCandidate(store, id, pack, view);
+  const r = derivations.candidate(id, view);
   if (r.status !== "emitted") return r;
   const onThese = state.lastForDigest(r.digest);
   const entry: QueueEntry = { capsule_sha256: id, status: state.statusOf(r.digest), candidate: r.candidate, candidate_sha256: r.digest };
@@ -54,18 +53,17 @@ export interface QueueOutcome {
 
 /** The queue over the whole store. A store failure is thrown with the capsule id prefixed. */
 export function reviewQueue(
-  store: SealedStore,
-  pack: IntelligencePack,
+  derivations: StoredDerivations,
   state: ReviewState,
   view: CandidateView,
   onProgress?: (done: number, total: number) => void,
 ): QueueOutcome {
   const out: QueueOutcome = { entries: [], excludedClean: 0, withheld: [] };
-  const ids = store.capsuleIds();
+  const ids = derivations.store.capsuleIds();
   ids.forEach((id, i) => {
     let r: EntryResult;
     try {
-      r = queueEntry(store, pack, state, id, view);
+      r = queueEntry(derivations, state, id, view);
     } catch (e) {
       throw new Error(`capsule ${id}: ${(e as Error).message}`);
     }

@@ -1,19 +1,12 @@
 /**
  * A stored capsule as the object of a review: its candidate in a given view, and (on demand) the outward guard
- * over the private values of its assessment. Notes and export lines are checked against it and against the guard
- * over the whole store (capsules/guard). Plaintext stays in memory.
+ * over the private values of its assessment, both projections of the capsule's one derivation
+ * (capsules/pipeline/stored.ts: the sealed cache, or one derivation in this command). Notes and export lines are
+ * checked against it and against the guard over the whole store (capsules/guard). Plaintext stays in memory.
  */
-import type { IntelligencePack } from "../../published/pack/types.js";
-import { AssessmentError } from "../assessment/errors.js";
-import { parseAssessment } from "../assessment/parse-assessment.js";
-import { readCapsuleAssessment } from "../candidates/capsule-source.js";
-import { deriveCandidate } from "../candidates/derive.js";
+import type { CandidateView, DeriveResult } from "../candidates/types.js";
 import { OutwardGuard } from "../guard/outward-guard.js";
-import { assessmentPrivateValues } from "../guard/private-values.js";
-import type { DeriveResult } from "../candidates/types.js";
-import type { CandidateView } from "../feed/stored-candidate.js";
-import type { SealedStore } from "../store/store.js";
-import type { JsonObject } from "../../src/json/value.js";
+import type { StoredDerivations } from "../pipeline/stored.js";
 
 export interface ReviewTarget {
   capsule_sha256: string;
@@ -22,31 +15,21 @@ export interface ReviewTarget {
   secrets(): OutwardGuard | undefined;
 }
 
-/** Opens stored capsule `id` (a full id) and derives its candidate in `view`. Store failures throw. */
-export function openReviewTarget(store: SealedStore, pack: IntelligencePack, id: string, view: CandidateView): ReviewTarget {
-  const { envelope } = store.openCapsule(id);
-  const result = deriveCandidate(envelope, pack, { ...view, recomputedContentSha256: id });
+/** Stored capsule `id` (a full id) with its candidate in `view`. Store failures throw. */
+export function openReviewTarget(derivations: StoredDerivations, id: string, view: CandidateView): ReviewTarget {
+  const result = derivations.candidate(id, view);
   let cached: OutwardGuard | undefined | null = null;
   return {
     capsule_sha256: id,
     result,
     secrets() {
-      if (cached === null) cached = privateValuesOf(envelope, pack);
+      if (cached === null) {
+        const values = derivations.values(id).privateValues;
+        cached = values === undefined ? undefined : new OutwardGuard(values);
+      }
       return cached;
     },
   };
-}
-
-/** The private values of a capsule's assessment artifact (undefined when it has none that parses). */
-export function privateValuesOf(envelope: JsonObject, pack: IntelligencePack): OutwardGuard | undefined {
-  const source = readCapsuleAssessment(envelope);
-  if (!source.ok) return undefined;
-  try {
-    return new OutwardGuard(assessmentPrivateValues(parseAssessment(source.assessmentBytes).assessment, pack));
-  } catch (e) {
-    if (e instanceof AssessmentError) return undefined;
-    throw e;
-  }
 }
 
 /**

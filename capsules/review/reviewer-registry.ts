@@ -76,6 +76,29 @@ function signedMessage(installationKey: string, reviewers: readonly RegisteredRe
 }
 
 /**
+ * The registry last verified in this process, with the exact file bytes and installation key it was verified
+ * under: a command reads the file again wherever it needs it (under the log lock, after an append), but parses and
+ * verifies the same bytes only once (issue 14: one parse per input and process).
+ */
+let lastVerified: { path: string; bytes: Uint8Array; installationKey: string; registry: ReviewerRegistry } | undefined;
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
+}
+
+/** The registry verified earlier from exactly these bytes under this installation key, if any. */
+function alreadyVerified(home: string, path: string, bytes: Uint8Array): ReviewerRegistry | undefined {
+  const last = lastVerified;
+  if (last === undefined || last.path !== path || !sameBytes(last.bytes, bytes)) return undefined;
+  try {
+    const installation = readInstallationPublicKey(home);
+    return installation !== undefined && bytesToHex(installation.publicKey) === last.installationKey ? last.registry : undefined;
+  } catch {
+    return undefined; // the full check below names the problem
+  }
+}
+
+/**
  * Loads and verifies the registry of the store in `home`. Throws {@link ReviewError} `reviewer-key` naming the rule
  * when the file is not a regular file, is malformed, names another installation key, or its signature fails.
  */
@@ -89,6 +112,8 @@ export function loadReviewerRegistry(home: string): ReviewerRegistry {
     throw new ReviewError("reviewer-key", e instanceof SafeReadError ? `the reviewer registry: ${e.message}` : `the reviewer registry ${path} cannot be read: ${(e as Error).message}`);
   }
   if (bytes === undefined) return registryOf(path, false, []);
+  const known = alreadyVerified(home, path, bytes);
+  if (known !== undefined) return known;
   let doc;
   try {
     doc = parseStrictJson(bytes);
@@ -131,7 +156,9 @@ export function loadReviewerRegistry(home: string): ReviewerRegistry {
   if (!verifySignature(installation.publicKey, signedMessage(installationKey, reviewers), hexToBytes(signature))) {
     throw bad("signature does not verify with this installation's signing key (the file was changed)");
   }
-  return registryOf(path, true, reviewers);
+  const registry = registryOf(path, true, reviewers);
+  lastVerified = { path, bytes: Uint8Array.from(bytes), installationKey, registry };
+  return registry;
 }
 
 /** True when `fingerprint` is registered in the store in `home` (false when the registry does not verify). */

@@ -84,6 +84,12 @@ export class SealedStore {
   readonly layout: StoreLayout;
   readonly keys: InstallationKeys;
 
+  /**
+   * Called with the capsules a put stored (new or already there), once they are durably written: the derivation
+   * cache (capsules/pipeline/stored.ts `cacheDerivationsOnPut`). Its failures never fail the put.
+   */
+  afterPut: ((stored: readonly StorableCapsule[]) => void) | undefined;
+
   constructor(home: string, keys: InstallationKeys) {
     this.home = home;
     this.layout = storeLayout(home);
@@ -134,6 +140,11 @@ export class SealedStore {
     } finally {
       for (const t of temps) removeQuietly(t);
       if (temps.length > 0) fsyncDir(dir);
+    }
+    try {
+      this.afterPut?.(items.slice(0, results.length));
+    } catch {
+      // The capsules are stored; a derivation the cache lacks is derived again when read.
     }
     return results;
   }

@@ -8,7 +8,7 @@
 import { AssessmentError } from "../assessment/errors.js";
 import { parseAssessment } from "../assessment/parse-assessment.js";
 import type { Assessment } from "../assessment/types.js";
-import { readCapsuleAssessment } from "../candidates/capsule-source.js";
+import { readCapsuleSource } from "../pipeline/capsule-source.js";
 import { OutwardGuard } from "../guard/outward-guard.js";
 import { assessmentPrivateValues } from "../guard/private-values.js";
 import { guardExport } from "../exports/guard-export.js";
@@ -25,7 +25,7 @@ interface CapsuleIocs {
 }
 
 function readAssessment(store: SealedStore, id: string): Assessment | undefined {
-  const source = readCapsuleAssessment(store.openCapsule(id).envelope);
+  const source = readCapsuleSource(store.openCapsule(id));
   if (!source.ok) return undefined;
   try {
     return parseAssessment(source.assessmentBytes).assessment;

@@ -124,11 +124,13 @@ async function sealIntoStore(
   config: ReturnType<typeof configFrom>,
   built: BuiltCapsule,
   message: { bytes: Uint8Array; sha256: string } | undefined,
+  pack: IntelligencePack,
 ): Promise<{ existing: string; bytes: Uint8Array } | undefined> {
   const { openOrCreateStore } = await import("../../../capsules/store/store.js");
   const { findRecorded } = await import("../../../capsules/store/recorded.js");
   try {
     const store = await openOrCreateStore(config);
+    (await import("../../../capsules/pipeline/stored.js")).cacheDerivationsOnPut(store, pack);
     const same = findRecorded(store, { assessmentId: built.intake.assessmentId }).filter((id) => id !== built.id);
     const existing = same.length > 0 ? { existing: same[0], bytes: store.getCapsule(same[0]) } : undefined;
     if (existing === undefined) store.putCapsule(built);
@@ -179,7 +181,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
 
   if (!noStore) {
     const assessmentId = built.intake.assessmentId;
-    const existing = await sealIntoStore(config, built, retain && message ? { bytes: message.bytes, sha256: built.intake.messageSha256 } : undefined);
+    const existing = await sealIntoStore(config, built, retain && message ? { bytes: message.bytes, sha256: built.intake.messageSha256 } : undefined, pack);
     if (existing !== undefined) {
       id = existing.existing;
       capsuleBytes = existing.bytes;

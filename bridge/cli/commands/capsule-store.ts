@@ -13,6 +13,8 @@ import { StoreError } from "../../../capsules/store/errors.js";
 import type { CapsuleRow } from "../../../capsules/store/rows.js";
 import { reviewedRows, type ReviewedRow, type ShownStatus } from "../../../capsules/review/status.js";
 import { openOrCreateStore, openStore, type SealedStore } from "../../../capsules/store/store.js";
+import { cacheDerivationsOnPut } from "../../../capsules/pipeline/stored.js";
+import { useConfiguredPack } from "../pack-choice.js";
 import { intFlag, parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
@@ -133,6 +135,20 @@ directory: plaintext never lives there.`,
   },
 };
 
+/**
+ * With a configured pack, each imported capsule's derivation is written to the sealed derivation cache as it is
+ * stored (docs/feed.md); without one there is nothing to derive against, and the first feed derives them.
+ */
+function cacheOnImport(ctx: CliContext, store: SealedStore): void {
+  let pack;
+  try {
+    pack = useConfiguredPack(ctx, configFrom(ctx), { install: false }).pack;
+  } catch {
+    return;
+  }
+  cacheDerivationsOnPut(store, pack);
+}
+
 export const importCmd: CliCommand = {
   help: `usage: evidence-bridge capsule import FILE... [--artifact-root DIR]
 
@@ -155,6 +171,7 @@ capsule: '<id> stored' or '<id> already stored'. Shows progress on stderr when i
       });
       const config = configFrom(ctx);
       const store = await openOrCreateStore({ home: config.home, passphrase: config.passphrase });
+      cacheOnImport(ctx, store);
       const results = importCandidates(store, candidates, (done, total) => progress(`sealed ${done}/${total}`));
       if (tty) ctx.io.stderr.write("\r\x1b[K");
       ctx.io.stdout.write(results.map((r) => `${r.id} ${r.stored === "new" ? "stored" : "already stored"}\n`).join(""));

@@ -2,7 +2,10 @@
  * `feed [--include-typology-matches] [--include-clean] [--json-errors]` (product.md §5, §8; assessment-v1 §7.3):
  * JSONL outward candidates of every stored capsule, all or nothing. The library part is capsules/feed/.
  */
-import { buildFeed, FeedError, feedSummaryJson, feedSummaryLines, type FeedOutcome } from "../../../capsules/feed/index.js";
+import { feedFromCache } from "../../../capsules/feed/cached-feed.js";
+import type { FeedOutcome } from "../../../capsules/feed/collector.js";
+import { FeedError } from "../../../capsules/feed/errors.js";
+import { feedSummaryJson, feedSummaryLines } from "../../../capsules/feed/report.js";
 import { StoreError } from "../../../capsules/store/errors.js";
 import { openStore, type SealedStore } from "../../../capsules/store/store.js";
 import { PackError } from "../../../published/pack/errors.js";
@@ -81,11 +84,14 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   try {
     const { pack } = loadPack(ctx);
     const store = await openIfAny(ctx);
-    outcome = buildFeed(store, pack, {
+    const opts = {
       includeTypologyMatches: flags["include-typology-matches"] === true,
       includeClean: flags["include-clean"] === true,
       onProgress: progress.tick,
-    });
+    };
+    // An unchanged store is a read of the sealed derivation cache; the derivation code loads only when needed.
+    const cached = store === undefined ? undefined : feedFromCache(store, pack, opts);
+    outcome = cached ?? (await import("../../../capsules/feed/feed.js")).buildFeed(store, pack, opts);
   } catch (e) {
     progress.clear();
     if (!(e instanceof FeedError)) throw e;

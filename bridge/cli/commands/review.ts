@@ -7,7 +7,7 @@ import { basename, dirname, resolve } from "node:path";
 import type { Tier } from "../../../capsules/assessment/types.js";
 import { TIER_RANK } from "../../../capsules/assessment/vocabulary.js";
 import type { Candidate } from "../../../capsules/candidates/types.js";
-import type { CandidateView } from "../../../capsules/feed/stored-candidate.js";
+import type { CandidateView } from "../../../capsules/candidates/types.js";
 import {
   approvalsProblem,
   approvalsText,
@@ -17,7 +17,6 @@ import {
   loadReviewLog,
   MAX_APPROVALS,
   noteProblem,
-  openReviewTarget,
   shownFor,
   type StatusLens,
   policyPath,
@@ -40,6 +39,7 @@ import {
   type ReviewVerb,
 } from "../../../capsules/review/index.js";
 import { storeGuard } from "../../../capsules/guard/store-guard.js";
+import { StoredDerivations } from "../../../capsules/pipeline/stored.js";
 import { StoreError } from "../../../capsules/store/errors.js";
 import { openStore, type SealedStore } from "../../../capsules/store/store.js";
 import { KeyError } from "../../../src/crypto/errors.js";
@@ -212,7 +212,9 @@ The view flags select the candidate view for capsules without a decision (decide
       const p = progress(ctx, "review list");
       let queue;
       try {
-        queue = store === undefined ? { entries: [], excludedClean: 0, withheld: [] } : reviewQueue(store, pack, log.state, viewFrom(flags), p.tick);
+        const derivations = store === undefined ? undefined : new StoredDerivations(store, pack);
+        queue = derivations === undefined ? { entries: [], excludedClean: 0, withheld: [] } : reviewQueue(derivations, log.state, viewFrom(flags), p.tick);
+        derivations?.save();
       } finally {
         p.clear();
       }
@@ -314,14 +316,16 @@ decisions recorded on this capsule, and the candidate itself. Never shows IOC va
       const store = await openExisting(ctx, "review show");
       const id = resolveId(store, given, "review show");
       const view = viewFrom(flags);
-      const r = queueEntry(store!, pack, log.state, id, view);
+      const derivations = new StoredDerivations(store!, pack);
+      const r = queueEntry(derivations, log.state, id, view);
       if (r.status !== "entry") throw new CliError(`review show: capsule ${id} has no outward candidate: ${r.reason}`);
       const e = r.entry;
       let hidden = 0;
       if (!e.candidate.feed_policy.typology_match_visible) {
-        const full = openReviewTarget(store!, pack, id, { includeTypologyMatches: true, includeClean: true }).result;
+        const full = derivations.candidate(id, { includeTypologyMatches: true, includeClean: true });
         if (full.status === "emitted") hidden = full.candidate.hypotheses.length - e.candidate.hypotheses.length;
       }
+      derivations.save();
       const history = log.records.filter((x) => x.record.capsule_sha256 === id);
       const shown = shownFor({ state: log.state, policy: readReviewPolicy(store!), isKnown: countedKeys(config.home) }, e.status, e.candidate_sha256);
       if (flags.json) {

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
-import { deriveCandidate } from "../../../capsules/candidates/derive.js";
+import { deriveCandidate } from "../../helpers/derive.js";
 import { describeShared } from "../../helpers/shared.js";
 import { exampleCapsules, leakGuardCapsule, PACK_FILE, removeHomes, storeWith, tempHome, testPack } from "../../capsules/feed/store-fixtures.js";
 import { cli } from "../../capsules/review/cli-run.js";

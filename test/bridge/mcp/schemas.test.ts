@@ -9,7 +9,7 @@ import { describe, expect, test } from "vitest";
 import { FORMATS, formatJsonSchema, schemaFileText } from "../../../bridge/mcp/format-schemas.js";
 import { candidateSchema, verificationReportSchema } from "../../../bridge/mcp/format-zod.js";
 import { driftedSchemas, schemasDir } from "../../../bridge/mcp/write-schemas.js";
-import { deriveCandidate } from "../../../capsules/candidates/derive.js";
+import { deriveCandidate } from "../../helpers/derive.js";
 import { loadCapsuleBytes } from "../../../capsules/capsule/load.js";
 import { loadPackFile } from "../../../published/pack/file.js";
 import { describeShared, repoRoot, sharedPath } from "../../helpers/shared.js";

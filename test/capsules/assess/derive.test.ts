@@ -12,7 +12,7 @@ import { buildFromIntake } from "../../../capsules/pipeline/build.js";
 import { intakeAssessment } from "../../../capsules/pipeline/intake.js";
 import { AUTHORIZATIONS, SURFACES } from "../../../capsules/assessment/types.js";
 import { THREAT_EVIDENCE_CLASSES } from "../../../capsules/assessment/vocabulary.js";
-import { deriveCandidate } from "../../../capsules/candidates/derive.js";
+import { deriveCandidate } from "../../helpers/derive.js";
 import { verifyCapsule } from "../../../capsules/capsule/verify.js";
 import { fromJs } from "../../../capsules/capsule/js-input.js";
 import { loadPackFile } from "../../../published/pack/file.js";
@@ -51,7 +51,7 @@ describeShared("deriveAssessment", () => {
     const j = judgement({ signals: ["account_rental_offer", "account_sourcing_demand", "commission_share_terms"], findings: [], surface: "private_submission", authorization: "user_submitted", source: "telegram-user:1" });
     const d = deriveAssessment({ message: s.text, judgement: j, pack, pseudonymKey: KEY, now: NOW });
     const built = buildFromIntake(d.intake, ASSESS_PRODUCER);
-    const r = deriveCandidate(built.bytes, pack, { includeTypologyMatches: true, includeClean: false, recomputedContentSha256: built.id });
+    const r = deriveCandidate(built.bytes, pack, { includeTypologyMatches: true, includeClean: false });
     expect(r.status).toBe("emitted");
     // weights.ts: 30 + 20 + 10 = 60 → CONFIRMED_PATTERN; the pseudonym is keyed, 24 hex characters.
     expect(d.assessment.detector.score).toBe(60);

@@ -11,7 +11,8 @@ import { sha256Hex } from "../../../src/hash.js";
 import { loadPack } from "../../../published/pack/load.js";
 import { assessmentContent, REFERENCE_PRODUCER } from "../../../capsules/assessment/adapter.js";
 import type { Assessment } from "../../../capsules/assessment/types.js";
-import { deriveCandidate } from "../../../capsules/candidates/derive.js";
+import { candidateView, deriveCapsule } from "../../../capsules/pipeline/derive.js";
+import { parseStrictJson } from "../../../src/json/parse.js";
 import { describeShared, readShared, validExampleNames } from "../../helpers/shared.js";
 import { assessmentBytes, exampleValue } from "./build-helpers.js";
 import { canaryCase } from "./canary-assessments.js";
@@ -44,14 +45,11 @@ describeShared("canaries never leave through a candidate", () => {
         // The adapter's content, hashed directly (cheap); derivation validates it through its own rebuild.
         const content = assessmentContent(bytes, plain, REFERENCE_PRODUCER);
         const c = { attestations: [], content, content_sha256: sha256Hex(canonicalBytes(content)) };
-        // Three cases in four take the store's path (digest already recomputed by the builder), one in four the
-        // full path that canonicalises and hashes the content again.
-        const recomputed = (k.seed & 3) === 0 ? undefined : c.content_sha256;
-        const result = deriveCandidate(
-          { attestations: c.attestations, content: c.content, content_sha256: c.content_sha256 },
-          pack,
-          { includeTypologyMatches: k.includeTypologyMatches, includeClean: k.includeClean, recomputedContentSha256: recomputed },
-        );
+        // Three cases in four derive from the loaded value (the store's opened capsule, digest already recomputed),
+        // one in four from the bytes, which are parsed and whose content is canonicalised and hashed again.
+        const file = canonicalBytes({ attestations: c.attestations, content: c.content, content_sha256: c.content_sha256 }, "capsule");
+        const input = (k.seed & 3) === 0 ? file : { bytes: file, envelope: parseStrictJson(file) as JsonObject };
+        const result = candidateView(deriveCapsule(input, pack), { includeTypologyMatches: k.includeTypologyMatches, includeClean: k.includeClean });
         stats[result.status]++;
         stats.canaries += canaries.length;
         let outward: string;

@@ -1,21 +1,22 @@
 /** Each hardening rule of product.md §8 on capsules built from mutated examples (assessment-v1 §7.4, §8). */
 import { describe, expect, it } from "vitest";
-import { canonicalText } from "../../../src/json/canonical.js";
+import { canonicalBytes, canonicalText } from "../../../src/json/canonical.js";
 import { parseStrictJson } from "../../../src/json/parse.js";
 import type { JsonObject } from "../../../src/json/value.js";
 import { loadPack } from "../../../published/pack/load.js";
 import { projectProducer } from "../../../capsules/assessment/adapter.js";
-import { deriveCandidate } from "../../../capsules/candidates/derive.js";
+import { deriveCandidate } from "../../helpers/derive.js";
+import { candidateView, deriveCapsule } from "../../../capsules/pipeline/derive.js";
 import { WITHHELD_ANSWER } from "../../../capsules/candidates/feed-policy.js";
 import { truncateToHour } from "../../../capsules/candidates/hour.js";
 import { renderLimitations } from "../../../capsules/candidates/render.js";
-import type { DeriveOptions, DeriveResult } from "../../../capsules/candidates/types.js";
+import type { CandidateView, DeriveResult } from "../../../capsules/candidates/types.js";
 import { ASSESSMENT_LIMITATIONS } from "../../../published/pack/templates.js";
 import { describeShared, readShared } from "../../helpers/shared.js";
 import { assessmentBytes, at, capsuleFor, cloneJson, exampleBytes, exampleValue, mutatedCapsule, put } from "./build-helpers.js";
 
-const DEFAULT: DeriveOptions = { includeTypologyMatches: false, includeClean: false };
-const ANALYST: DeriveOptions = { includeTypologyMatches: true, includeClean: false };
+const DEFAULT: CandidateView = { includeTypologyMatches: false, includeClean: false };
+const ANALYST: CandidateView = { includeTypologyMatches: true, includeClean: false };
 
 function emitted(r: DeriveResult) {
   expect(r.status, r.status === "emitted" ? "" : r.reason).toBe("emitted");
@@ -60,6 +61,15 @@ describeShared("hardening of derived candidates", () => {
     for (const name of ["01-mule-account-rental-hinglish", "32-ext-wildlife-corroborated-lead", "34-ext-direct-link-wallet"]) {
       expect(Buffer.from(assessmentBytes(exampleValue("valid", name), false)).equals(Buffer.from(exampleBytes("valid", name)))).toBe(true);
     }
+  });
+
+  it("guards each view on its own: a value only in the default view's origin_answer withholds that view alone", () => {
+    // derive.ts checks the default view's origin_answer alone once the typology view (its superset otherwise) passed.
+    const capsule = mutatedCapsule("03-usdt-inr-kitchen-sink-iocs", (doc) => {
+      (at(doc, "detector", "iocs") as Map<string, unknown>).set("handles", ["corroboration"]);
+    });
+    expect(withheldReason(deriveCandidate(capsule, pack, DEFAULT))).toBe("leak guard: ioc_value in candidate.origin_answer");
+    expect(emitted(deriveCandidate(capsule, pack, ANALYST)).candidate.origin_answer).not.toMatch(/corroboration/i);
   });
 
   describe("rule 1: no free text copied", () => {
@@ -292,21 +302,14 @@ describeShared("hardening of derived candidates", () => {
       });
     }
 
-    it("takes the store's shortcut only with the declared digest, and still compares the content", () => {
-      const declared = envelope().content_sha256;
+    it("derives the store's loaded capsule and its bytes alike, and still compares the loaded content", () => {
       const full = emitted(deriveCandidate(valid, pack, ANALYST));
-      expect(emitted(deriveCandidate(valid, pack, { ...ANALYST, recomputedContentSha256: declared })).digest).toBe(full.digest);
-      // A recomputed digest that differs from the declared one: the full path runs and refuses the mismatch.
-      const wrongHash = { ...envelope(), content_sha256: "f".repeat(64) };
-      expect(withheldReason(deriveCandidate(wrongHash as never, pack, { ...ANALYST, recomputedContentSha256: declared }))).toBe(
-        "capsule: content_sha256 does not match canonical content",
-      );
-      // Edited content under the shortcut is still refused by the structural comparison.
+      const loaded = (bytes: Uint8Array) => ({ bytes, envelope: parseStrictJson(bytes) as JsonObject });
+      expect(emitted(candidateView(deriveCapsule(loaded(valid), pack), ANALYST)).digest).toBe(full.digest);
+      // Edited content in a loaded value is still refused by the structural comparison with the rebuild.
       const edited = envelope();
       (edited.content.claims as { statement: string }[])[0].statement = "edited";
-      expect(withheldReason(deriveCandidate(edited as never, pack, { ...ANALYST, recomputedContentSha256: declared }))).toMatch(
-        /^capsule: content differs/,
-      );
+      expect(withheldReason(candidateView(deriveCapsule(loaded(canonicalBytes(edited, "capsule")), pack), ANALYST))).toMatch(/^capsule: content differs/);
     });
 
     it("withholds an assessment edited after hashing (assessment_id mismatch)", () => {

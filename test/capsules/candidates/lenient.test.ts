@@ -8,15 +8,15 @@ import type { JsonObject } from "../../../src/json/value.js";
 import { loadPack } from "../../../published/pack/load.js";
 import { NO_HYPOTHESIS_ANSWER } from "../../../published/pack/templates.js";
 import { parseAssessment } from "../../../capsules/assessment/parse-assessment.js";
-import { deriveCandidate } from "../../../capsules/candidates/derive.js";
+import { deriveCandidate } from "../../helpers/derive.js";
 import { WITHHELD_ANSWER } from "../../../capsules/candidates/feed-policy.js";
 import { OutwardGuard } from "../../../capsules/guard/outward-guard.js";
 import { assessmentPrivateValues } from "../../../capsules/guard/private-values.js";
-import type { DeriveOptions, DeriveResult } from "../../../capsules/candidates/types.js";
+import type { CandidateView, DeriveResult } from "../../../capsules/candidates/types.js";
 import { describeShared, readShared } from "../../helpers/shared.js";
 import { assessmentBytes, at, capsuleFor, exampleBytes, exampleValue, put } from "./build-helpers.js";
 
-const MODES: DeriveOptions[] = [
+const MODES: CandidateView[] = [
   { includeTypologyMatches: false, includeClean: true },
   { includeTypologyMatches: true, includeClean: true },
 ];

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assessmentContent, REFERENCE_PRODUCER } from "../../../capsules/assessment/adapter.js";
 import { parseAssessment } from "../../../capsules/assessment/parse-assessment.js";
-import { readCapsuleAssessment } from "../../../capsules/candidates/capsule-source.js";
+import { readCapsuleSource } from "../../../capsules/pipeline/capsule-source.js";
 import { equalsRebuilt } from "../../../capsules/candidates/rebuilt-equals.js";
 import { fromJs } from "../../../capsules/capsule/js-input.js";
 import { strictJsonEquals } from "../../../capsules/capsule/pointer.js";
@@ -68,7 +68,7 @@ describe("equalsRebuilt", () => {
 
 describeShared("equalsRebuilt on real capsules", () => {
   it("accepts a reference capsule's content against the adapter's rebuild and refuses any edited member", () => {
-    const source = readCapsuleAssessment(readShared("data/bridge-examples/valid/03-usdt-inr-kitchen-sink-iocs.capsule.json"));
+    const source = readCapsuleSource(readShared("data/bridge-examples/valid/03-usdt-inr-kitchen-sink-iocs.capsule.json"));
     if (!source.ok) throw new Error(source.reason);
     const rebuilt = assessmentContent(source.assessmentBytes, parseAssessment(source.assessmentBytes).assessment, REFERENCE_PRODUCER);
     expect(equalsRebuilt(source.content, rebuilt)).toBe(true);

@@ -7,7 +7,7 @@ import { expect, it } from "vitest";
 import { canonicalText } from "../../../src/json/canonical.js";
 import { sha256Hex } from "../../../src/hash.js";
 import { loadPack } from "../../../published/pack/load.js";
-import { deriveCandidate } from "../../../capsules/candidates/derive.js";
+import { deriveCandidate } from "../../helpers/derive.js";
 import { WITHHELD_ANSWER } from "../../../capsules/candidates/feed-policy.js";
 import { describeShared, readShared } from "../../helpers/shared.js";
 

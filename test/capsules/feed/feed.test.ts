@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, expect, test } from "vitest";
-import { deriveCandidate } from "../../../capsules/candidates/derive.js";
+import { deriveCandidate } from "../../helpers/derive.js";
 import { buildFeed, FeedError, feedSummaryJson, feedSummaryLines, type FeedOutcome } from "../../../capsules/feed/index.js";
 import { describeShared } from "../../helpers/shared.js";
 import { exampleCapsules, leakGuardCapsule, lenientCapsule, removeHomes, storeWith, tempHome, testPack } from "./store-fixtures.js";

@@ -118,13 +118,8 @@ describe("each input is strictly parsed at most once per command", () => {
           expect(r.msg.result.isError, JSON.stringify(r.msg.result.content)).toBeUndefined();
           expect(r.msg.result.structuredContent.capsule_id).toMatch(/^[0-9a-f]{64}$/);
         });
-        // The candidate preview still derives from the capsule's artifact bytes (deriveCandidate parses the assessment
-        // again): the derive stage of the pipeline (capsules/pipeline/derive.ts, owned beside this work) takes the
-        // built value instead. Until it lands, that one repeat of one assessment is allowed and nothing else; tighten
-        // this to [] with it.
-        const pendingDerive = repeated.filter((r) => /^an assessment \(\d+ characters\) parsed 2 times$/.test(r));
-        expect(repeated.filter((r) => !pendingDerive.includes(r))).toEqual([]);
-        expect(pendingDerive.length).toBeLessThanOrEqual(1);
+        // The candidate preview is the derivation the store's put made from the built value: nothing parsed twice.
+        expect(repeated).toEqual([]);
       } finally {
         await s.end();
       }

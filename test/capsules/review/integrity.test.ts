@@ -18,6 +18,7 @@ import { loadReviewerKey } from "../../../capsules/review/reviewer-key.js";
 import { isKnownReviewer, loadReviewerRegistry, reviewerRegistryPath } from "../../../capsules/review/reviewer-registry.js";
 import { verifyExportBytes } from "../../../capsules/review/verify-export.js";
 import type { SealedStore } from "../../../capsules/store/store.js";
+import { StoredDerivations } from "../../../capsules/pipeline/stored.js";
 import { describeShared } from "../../helpers/shared.js";
 import { exampleCapsule, removeHomes, storeWith, testPack } from "../feed/store-fixtures.js";
 import { exportFingerprints, minuteClock, reviewer } from "./review-fixtures.js";
@@ -26,7 +27,7 @@ afterAll(removeHomes);
 
 function candidateOf(store: SealedStore, prefix: string): { id: string; digest: string } {
   const id = exampleCapsule(prefix).id;
-  const r = openReviewTarget(store, testPack(), id, { includeTypologyMatches: false, includeClean: false }).result;
+  const r = openReviewTarget(new StoredDerivations(store, testPack()), id, { includeTypologyMatches: false, includeClean: false }).result;
   if (r.status !== "emitted") throw new Error("no candidate");
   return { id, digest: r.digest };
 }

@@ -17,6 +17,7 @@ import { queueEntry, reviewQueue } from "../../../capsules/review/queue.js";
 import { guardOutward, openReviewTarget } from "../../../capsules/review/review-target.js";
 import type { ReviewerKeyFile } from "../../../capsules/review/reviewer-key.js";
 import { verifyExportBytes } from "../../../capsules/review/verify-export.js";
+import { StoredDerivations } from "../../../capsules/pipeline/stored.js";
 import { describeShared } from "../../helpers/shared.js";
 import { exampleCapsule, exampleCapsules, removeHomes, storeWith, testPack } from "../feed/store-fixtures.js";
 import { exportFingerprints, logLines, minuteClock, reviewer, writeLogLines } from "./review-fixtures.js";
@@ -34,14 +35,14 @@ describeShared("review queue and export", () => {
   /** Decides the current candidate of `prefix` (derived in `view`) the way the CLI does. */
   function decide(prefix: string, decision: Decision, view = DEFAULT_VIEW, note = "checked against the cited record"): string {
     const id = exampleCapsule(prefix).id;
-    const r = openReviewTarget(store, testPack(), id, view).result;
+    const r = openReviewTarget(new StoredDerivations(store, testPack()), id, view).result;
     if (r.status !== "emitted") throw new Error(`no candidate for ${prefix}`);
     appendDecision(home, { capsule_sha256: id, candidate_sha256: r.digest, typology_match_visible: view.includeTypologyMatches, decision, note }, alice, { now });
     return r.digest;
   }
 
   function statuses(view = DEFAULT_VIEW): Record<string, string> {
-    const q = reviewQueue(store, testPack(), loadReviewLog(home).state, view);
+    const q = reviewQueue(new StoredDerivations(store, testPack()), loadReviewLog(home).state, view);
     return Object.fromEntries(q.entries.map((e) => [exampleCapsules().find((c) => c.id === e.capsule_sha256)?.name.slice(0, 2) ?? e.capsule_sha256, e.status]));
   }
 
@@ -51,13 +52,13 @@ describeShared("review queue and export", () => {
   });
 
   test("the queue starts with every candidate awaiting review; CLEAN only with --include-clean", () => {
-    const q = reviewQueue(store, testPack(), loadReviewLog(home).state, DEFAULT_VIEW);
+    const q = reviewQueue(new StoredDerivations(store, testPack()), loadReviewLog(home).state, DEFAULT_VIEW);
     expect(q.entries).toHaveLength(9);
     expect(q.excludedClean).toBe(1);
     expect(q.entries.every((e) => e.status === "HUMAN_REVIEW_REQUIRED" && e.decision === undefined)).toBe(true);
     const keys = q.entries.map((e) => `${e.candidate.created_at} ${e.capsule_sha256}`);
     expect(keys).toEqual([...keys].sort());
-    expect(reviewQueue(store, testPack(), loadReviewLog(home).state, { ...DEFAULT_VIEW, includeClean: true }).entries).toHaveLength(10);
+    expect(reviewQueue(new StoredDerivations(store, testPack()), loadReviewLog(home).state, { ...DEFAULT_VIEW, includeClean: true }).entries).toHaveLength(10);
   });
 
   test("decisions show in the queue; a decision in the analyst view covers that view's bytes", () => {
@@ -75,7 +76,7 @@ describeShared("review queue and export", () => {
       "22": "APPROVED_FOR_RELEASE",
       "08": "HUMAN_REVIEW_REQUIRED",
     });
-    const e34 = queueEntry(store, testPack(), loadReviewLog(home).state, exampleCapsule("34").id, DEFAULT_VIEW);
+    const e34 = queueEntry(new StoredDerivations(store, testPack()), loadReviewLog(home).state, exampleCapsule("34").id, DEFAULT_VIEW);
     expect(e34.status === "entry" && e34.entry.candidate.feed_policy.typology_match_visible).toBe(true);
   });
 
@@ -109,7 +110,7 @@ describeShared("review queue and export", () => {
       alice,
       { now },
     );
-    const e = queueEntry(store, testPack(), loadReviewLog(home).state, id, DEFAULT_VIEW);
+    const e = queueEntry(new StoredDerivations(store, testPack()), loadReviewLog(home).state, id, DEFAULT_VIEW);
     expect(e.status === "entry" && e.entry.status).toBe("HUMAN_REVIEW_REQUIRED");
     expect(e.status === "entry" && e.entry.superseded?.record.decision).toBe("APPROVED_FOR_RELEASE");
     let error: unknown;
@@ -129,20 +130,20 @@ describeShared("review queue and export", () => {
   });
 
   test("the leak guard catches a note carrying a private value of that capsule, case-insensitively and across separators", () => {
-    const c03 = openReviewTarget(store, testPack(), exampleCapsule("03").id, DEFAULT_VIEW);
+    const c03 = openReviewTarget(new StoredDerivations(store, testPack()), exampleCapsule("03").id, DEFAULT_VIEW);
     expect(guardOutward(c03, "checked the cited record, fine", "the note")).toBeUndefined();
     expect(guardOutward(c03, "seller is @USDT_KITCHEN_SINK", "the note")).toBe("leak guard: ioc_value in the note");
     expect(guardOutward(c03, "call +91 98765-01234", "the note")).toBe("leak guard: ioc_value in the note");
     expect(guardOutward(c03, "hash 6c18f5cf1a92f917", "the note")).toBe("leak guard: message_sha256 in the note");
     // A value of another capsule is not this capsule's secret.
-    const c36 = openReviewTarget(store, testPack(), exampleCapsule("36").id, DEFAULT_VIEW);
+    const c36 = openReviewTarget(new StoredDerivations(store, testPack()), exampleCapsule("36").id, DEFAULT_VIEW);
     expect(guardOutward(c36, "seller is @usdt_kitchen_sink", "the note")).toBeUndefined();
   });
 
   test("an approval whose note leaks a value refuses the export; so does a capsule missing from the store", async () => {
     const local = await storeWith("export", [exampleCapsule("03"), exampleCapsule("01")]);
     const bob = reviewer(local.home, "bob");
-    const c03 = openReviewTarget(local.store, testPack(), exampleCapsule("03").id, DEFAULT_VIEW).result;
+    const c03 = openReviewTarget(new StoredDerivations(local.store, testPack()), exampleCapsule("03").id, DEFAULT_VIEW).result;
     if (c03.status !== "emitted") throw new Error("no candidate");
     appendDecision(
       local.home,
@@ -152,7 +153,7 @@ describeShared("review queue and export", () => {
     expect(() => buildExport(local.store, testPack(), loadReviewLog(local.home))).toThrow(
       `refused 1 of 1 approved candidate, nothing was exported: capsule ${exampleCapsule("03").id} (approved in record #1): leak guard: ioc_value in export.decision.note`,
     );
-    const c01 = openReviewTarget(local.store, testPack(), exampleCapsule("01").id, { includeTypologyMatches: false, includeClean: false }).result;
+    const c01 = openReviewTarget(new StoredDerivations(local.store, testPack()), exampleCapsule("01").id, { includeTypologyMatches: false, includeClean: false }).result;
     if (c01.status !== "emitted") throw new Error("no candidate");
     appendDecision(local.home, { capsule_sha256: exampleCapsule("01").id, candidate_sha256: c01.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note: "ok" }, bob);
     unlinkSync(join(local.store.layout.capsules, `${exampleCapsule("01").id}.sealed`));

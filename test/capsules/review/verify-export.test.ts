@@ -13,6 +13,7 @@ import { openReviewTarget } from "../../../capsules/review/review-target.js";
 import type { ReviewerKeyFile } from "../../../capsules/review/reviewer-key.js";
 import { parseTrustList, verifyExportBytes } from "../../../capsules/review/verify-export.js";
 import { parseStrictJson } from "../../../src/json/parse.js";
+import { StoredDerivations } from "../../../capsules/pipeline/stored.js";
 import { describeShared } from "../../helpers/shared.js";
 import { exampleCapsule, removeHomes, storeWith, testPack } from "../feed/store-fixtures.js";
 import { reviewer } from "./review-fixtures.js";
@@ -41,7 +42,7 @@ describeShared("review verify-export", () => {
       ["32", bob],
     ] as const) {
       const id = exampleCapsule(prefix).id;
-      const r = openReviewTarget(store, testPack(), id, { includeTypologyMatches: false, includeClean: false }).result;
+      const r = openReviewTarget(new StoredDerivations(store, testPack()), id, { includeTypologyMatches: false, includeClean: false }).result;
       if (r.status !== "emitted") throw new Error("no candidate");
       appendDecision(home, { capsule_sha256: id, candidate_sha256: r.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note: "ok" }, who);
     }

@@ -1,0 +1,58 @@
+/**
+ * How much of an in-process run the outward guard takes (issue 11: the guard may cost the feed and the review export
+ * at most 10 %): wraps the guard's entry points (`add`, which indexes values, and `check`/`checkText`/`checkCall`)
+ * with a timer for as long as the returned meter is installed. Nested calls are counted once. Benchmarks only.
+ */
+import { performance } from "node:perf_hooks";
+import { OutwardGuard } from "../capsules/guard/outward-guard.js";
+import type { BenchResult } from "./harness.js";
+
+type Method = "add" | "check" | "checkText" | "checkCall";
+const METHODS: readonly Method[] = ["add", "check", "checkText", "checkCall"];
+
+export interface GuardMeter {
+  /** Guard milliseconds since the last reset. */
+  ms(): number;
+  reset(): void;
+  uninstall(): void;
+}
+
+export function installGuardMeter(): GuardMeter {
+  const proto = OutwardGuard.prototype as unknown as Record<Method, (...a: unknown[]) => unknown>;
+  const originals = METHODS.map((m) => [m, proto[m]] as const);
+  let total = 0;
+  let depth = 0;
+  for (const [m, original] of originals) {
+    proto[m] = function (this: unknown, ...args: unknown[]) {
+      if (depth++ > 0) {
+        try {
+          return original.apply(this, args);
+        } finally {
+          depth--;
+        }
+      }
+      const t0 = performance.now();
+      try {
+        return original.apply(this, args);
+      } finally {
+        depth--;
+        total += performance.now() - t0;
+      }
+    };
+  }
+  return {
+    ms: () => total,
+    reset: () => {
+      total = 0;
+    },
+    uninstall: () => {
+      for (const [m, original] of originals) proto[m] = original;
+    },
+  };
+}
+
+/** A row for "the guard takes at most `limitPct` % of the run": median guard ms, its share of the median run. */
+export function guardShareRow(name: string, guardMs: number, runMs: number, limitPct: number, figures: BenchResult["figures"] = {}): BenchResult {
+  const pct = Math.round((guardMs / runMs) * 1000) / 10;
+  return { name, median_ms: guardMs, figures: { ...figures, "run ms": Math.round(runMs), "guard %": pct }, target: `guard ≤ ${limitPct} % of the run`, met: pct <= limitPct };
+}

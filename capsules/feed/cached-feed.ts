@@ -1,0 +1,35 @@
+/**
+ * The feed over an unchanged store: every capsule's candidate read from the sealed derivation cache
+ * (capsules/store/derivation-cache.ts), without loading the derivation code or the guard's tables. When any stored
+ * capsule has no usable row, {@link feedFromCache} answers undefined and the caller runs the full feed (feed.ts),
+ * which derives what is missing and saves it.
+ */
+import type { IntelligencePack } from "../../published/pack/types.js";
+import { candidateView } from "../pipeline/derivation.js";
+import { DerivationCache, type CachedOutcome } from "../store/derivation-cache.js";
+import type { SealedStore } from "../store/store.js";
+import { FeedCollector, feedIds, feedItem, type FeedOptions, type FeedOutcome } from "./collector.js";
+
+/** The feed from cached rows only, or undefined when a capsule lacks one (nothing was buffered then). */
+export function feedFromCache(store: SealedStore, pack: IntelligencePack, opts: FeedOptions): FeedOutcome | undefined {
+  const ids = feedIds(store);
+  const cache = new DerivationCache({ root: store.layout.root, key: store.keys.store }, pack.sha256);
+  const rows = new Map<string, CachedOutcome>();
+  for (const id of ids) {
+    const row = cache.outcome(id);
+    if (row === undefined) return undefined;
+    rows.set(id, row);
+  }
+  const collector = new FeedCollector(ids.length, opts);
+  const source = { candidate: (id: string, view: FeedOptions) => candidateView(rows.get(id)!, view) };
+  try {
+    for (const id of ids) collector.add(id, feedItem(source, id, opts));
+    return collector.finish();
+  } catch (e) {
+    collector.abandon();
+    throw e;
+  } finally {
+    // Pending rows (capsules stored since) were merged: write them into the cache files.
+    cache.save(() => new Set(ids));
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The derivations of a store's capsules for one command: each capsule's {@link Derivation} comes from the sealed
+ * derivation cache (capsules/store/derivation-cache.ts) when it holds a row for this capsule, pack and policy, and
+ * is otherwise derived ONCE from the opened sealed capsule (deriveCapsule) and remembered, in memory for this
+ * command and in the cache by {@link StoredDerivations.save}. Feed, review and exports read candidates and private
+ * values through it, so a command parses each capsule at most once, and not at all over an unchanged store.
+ *
+ * Also: {@link cacheDerivationsOnPut} makes a store write each capsule's derivation as it stores it (put, import).
+ */
+import type { IntelligencePack } from "../../published/pack/types.js";
+import type { CandidateView, DeriveResult } from "../candidates/types.js";
+import { DerivationCache, writePendingDerivations, type CachedOutcome, type CachedValues } from "../store/derivation-cache.js";
+import type { JsonValue } from "../../src/json/value.js";
+import type { SealedStore, StorableCapsule } from "../store/store.js";
+import { BuiltCapsule } from "./build.js";
+import { candidateView, deriveCapsule, type CapsuleInput, type Derivation, type KnownAssessment } from "./derive.js";
+
+export class StoredDerivations {
+  private readonly fresh = new Map<string, Derivation>();
+  private readonly cache: DerivationCache;
+  /** How many capsules this command derived (cache misses); tests and benchmarks read it. */
+  derived = 0;
+
+  constructor(
+    readonly store: SealedStore,
+    readonly pack: IntelligencePack,
+  ) {
+    this.cache = new DerivationCache({ root: store.layout.root, key: store.keys.store }, pack.sha256);
+  }
+
+  /** The candidate outcome of stored capsule `id`. Store failures (missing, unauthenticated capsule) throw. */
+  outcome(id: string): CachedOutcome {
+    return this.fresh.get(id) ?? this.cache.outcome(id) ?? this.derive(id);
+  }
+
+  /** The candidate of stored capsule `id` in `view`. */
+  candidate(id: string, view: CandidateView): DeriveResult {
+    return candidateView(this.outcome(id), view);
+  }
+
+  /** The private values of stored capsule `id` (its own, and those the guard over the whole store adds). */
+  values(id: string): CachedValues {
+    return this.fresh.get(id) ?? this.cache.privateValues(id) ?? this.derive(id);
+  }
+
+  /** Writes what this command derived (and merged) to the sealed cache; never throws for the cache's sake. */
+  save(): void {
+    this.cache.save(() => new Set(this.store.capsuleIds()));
+  }
+
+  private derive(id: string): Derivation {
+    const d = deriveCapsule(this.store.openCapsule(id), this.pack);
+    this.derived++;
+    this.fresh.set(id, d);
+    this.cache.remember(d);
+    return d;
+  }
+}
+
+/**
+ * Makes `store` write the derivation of every capsule it stores from now on (put, import), right after the capsule
+ * is durably written. A capsule this process built is derived from its intake's already parsed assessment, so it is
+ * not parsed again. Returns the derivations written, by id, for the caller to reuse (the MCP preview).
+ */
+export function cacheDerivationsOnPut(store: SealedStore, pack: IntelligencePack): Map<string, Derivation> {
+  const made = new Map<string, Derivation>();
+  store.afterPut = (stored: readonly StorableCapsule[]) => {
+    const list = stored.map((c) => deriveStorable(c, pack));
+    for (const d of list) made.set(d.capsule_sha256, d);
+    writePendingDerivations({ root: store.layout.root, key: store.keys.store }, list);
+  };
+  return made;
+}
+
+/** The derivation of a capsule this process built (from its intake's parsed assessment) or opened. */
+export function deriveStorable(c: StorableCapsule, pack: IntelligencePack): Derivation {
+  return c instanceof BuiltCapsule ? deriveCapsule(builtInput(c), pack, knownOf(c)) : deriveCapsule(c, pack);
+}
+
+/** A built capsule as derivation input: its bytes and its envelope as the strict loader's map would hold it. */
+function builtInput(c: BuiltCapsule): CapsuleInput {
+  const e = c.envelope;
+  return { bytes: c.bytes, envelope: new Map<string, JsonValue>([["attestations", e.attestations], ["content", e.content], ["content_sha256", e.content_sha256]]) };
+}
+
+function knownOf(c: BuiltCapsule): KnownAssessment {
+  return { bytes: c.intake.bytes, value: c.intake.value, assessment: c.intake.assessment };
+}
