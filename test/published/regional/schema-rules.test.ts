@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { REGIONS } from "../../../published/regional/constants.js";
 import { NEUTRAL_PROFILE, PROFILE_TOKENS, PUBLISHER_PROFILE } from "../../../published/regional/profiles.js";
-import { regionalIndexSchema, schemasFor } from "../../../published/regional/schema.js";
+import { shapesFor } from "../../../published/regional/index-shape.js";
+import { regionalIndexSchema } from "../../../published/regional/schema.js";
 import { validateRegionalIndex } from "../../../published/regional/validate.js";
 import { fixtureFiles, type BrokenCase } from "../../fixtures/regional/generate.js";
 import { fixture, fixturesDir } from "./helpers.js";
@@ -27,7 +28,7 @@ describe("valid synthetic indexes", () => {
     expect(report.content_sha256.status).toBe("verified");
   });
 
-  test("the plain zod schema accepts them too (it is the whole format in one object)", () => {
+  test("the zod schema compiled from the same shape accepts them too (it is the whole format in one object)", () => {
     for (const region of REGIONS) {
       expect(regionalIndexSchema.safeParse(JSON.parse(fixture(`valid/${region}.json`).toString("utf8"))).success).toBe(true);
     }
@@ -77,7 +78,7 @@ describe("profiles: the file's own schema_version selects the brand-bearing valu
   });
 
   test("a schema_version of no profile is one error naming both accepted values, checked against the neutral rules", () => {
-    const s = schemasFor("other.regional-captured-index.v1");
+    const s = shapesFor("other.regional-captured-index.v1");
     expect([s.known, s.profile.name]).toEqual([false, "neutral"]);
     const r = validateRegionalIndex(fixture("broken/schema-version-wrong.json"));
     expect(r.profile).toBeNull();
