@@ -79,9 +79,9 @@ export interface ArrayShape<F extends string = string, I extends Shape<F> = Shap
   rules?: readonly Rule[];
 }
 
-export interface TupleShape<F extends string = string> {
+export interface TupleShape<F extends string = string, T extends readonly Shape<F>[] = readonly Shape<F>[]> {
   kind: "tuple";
-  items: readonly Shape<F>[];
+  items: T;
 }
 
 export interface ObjectShape<F extends string = string> {
@@ -200,7 +200,7 @@ export function array<F extends string, const S extends Shape<F> = Shape<F>>(
   return { kind: "array", item, min: opts.min ?? 0, max: opts.max, unique: opts.unique, order: opts.order, rules: opts.rules };
 }
 
-export function tuple<F extends string, const T extends readonly Shape<F>[] = readonly Shape<F>[]>(items: T): TupleShape<F> & { items: T } {
+export function tuple<F extends string, const T extends readonly Shape<F>[] = readonly Shape<F>[]>(items: T): TupleShape<F, T> {
   return { kind: "tuple", items };
 }
 
