@@ -139,6 +139,12 @@ function planOf(shape: ObjectShape<string>): ObjectPlan {
   return plan;
 }
 
+/** The members an all-or-none object lacks, when it has some but not all; else undefined. */
+function allOrNoneAbsent(names: readonly string[], value: Map<string, JsonValue>): string[] | undefined {
+  const absent = names.filter((n) => !value.has(n));
+  return absent.length > 0 && value.size > 0 ? absent : undefined;
+}
+
 /** Thrown (collect mode only) to abandon a value whose problem has been reported; caught by its container. */
 const SKIP: unique symbol = Symbol("shape-check skip");
 
@@ -272,15 +278,9 @@ class Checker<F extends string> {
   private object(shape: ObjectShape<F>, value: JsonValue): Record<string, unknown> {
     if (!(value instanceof Map)) this.fail(this.d.kind(shape, kindOf(value), value));
     const { names, optional, sorted } = planOf(shape);
-    const known = (k: string) => Object.hasOwn(shape.fields, k);
-    const missing = () => names.filter((n) => !value.has(n));
-    const allOrNoneProblem = () => {
-      const absent = missing();
-      return absent.length > 0 && value.size > 0 ? absent : undefined;
-    };
     if (this.closedFirst) {
-      this.unknownKeys(value, known, shape);
-      const absent = shape.allOrNone ? allOrNoneProblem() : missing().filter((n) => !isOptional(shape, n));
+      this.unknownKeys(value, (k) => Object.hasOwn(shape.fields, k), shape);
+      const absent = shape.allOrNone ? allOrNoneAbsent(names, value) : names.filter((n, i) => !optional[i] && !value.has(n));
       if (absent && absent.length > 0) this.fail(this.d.missing(shape, absent));
     }
     const before = this.reported;
@@ -299,8 +299,8 @@ class Checker<F extends string> {
       } else if (!optional[i]) this.note(this.d.kind(shape.fields[name], "missing"), [name]);
     }
     if (!this.closedFirst) {
-      if (present < value.size) this.unknownKeys(value, known, shape);
-      const absent = shape.allOrNone ? allOrNoneProblem() : undefined;
+      if (present < value.size) this.unknownKeys(value, (k) => Object.hasOwn(shape.fields, k), shape);
+      const absent = shape.allOrNone ? allOrNoneAbsent(names, value) : undefined;
       if (absent) this.fail(this.d.missing(shape, absent));
     }
     if (this.reported > before) throw SKIP;
