@@ -110,12 +110,23 @@ function kindProblem(shape: Shape<IndexFormat>, got: KindName, value: unknown): 
 
 function stringProblem(shape: StringShape<IndexFormat>, s: string): Problem | undefined {
   if (shape.oneOf) return shape.oneOf.includes(s) ? undefined : vocabularyProblem(shape.oneOf, s);
-  if (shape.format === "text") return s.length > 0 ? undefined : problem("min-length", `expected at least 1 character(s), got ${gotText(s)}`);
-  const pattern = PATTERNS[shape.format];
-  if (pattern !== undefined) return pattern.test(s) ? undefined : problem("pattern", `does not match ${String(pattern)}: got ${gotText(s)}`);
-  const check = CHECKS[shape.format];
-  if (check !== undefined) return check[0](s) ? undefined : problem(shape.format, `${check[1]}, got ${gotText(s)}`);
-  return undefined;
+  switch (shape.format) {
+    case "any":
+    case "vocabulary":
+      return undefined;
+    case "text":
+      return s.length > 0 ? undefined : problem("min-length", `expected at least 1 character(s), got ${gotText(s)}`);
+    case "date-time":
+    case "uri":
+    case "iri": {
+      const [holds, rule] = CHECKS[shape.format]!;
+      return holds(s) ? undefined : problem(shape.format, `${rule}, got ${gotText(s)}`);
+    }
+    default: {
+      const pattern = PATTERNS[shape.format]!;
+      return pattern.test(s) ? undefined : problem("pattern", `does not match ${String(pattern)}: got ${gotText(s)}`);
+    }
+  }
 }
 
 export const INDEX_DIALECT: ShapeDialect<IndexFormat> = {

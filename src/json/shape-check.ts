@@ -121,6 +121,8 @@ export function arrayProblem<F extends string>(shape: ArrayShape<F>, items: read
 /** What the checker needs of an object shape, worked out once per shape. */
 interface ObjectPlan {
   names: string[];
+  /** The member shapes, by position in `names`. */
+  shapes: Shape<string>[];
   optional: boolean[];
   /** Positions in `names`, in code-point order of the names. */
   sorted: number[];
@@ -133,7 +135,7 @@ function planOf(shape: ObjectShape<string>): ObjectPlan {
   if (plan === undefined) {
     const names = Object.keys(shape.fields);
     const sorted = names.map((_, i) => i).sort((a, b) => compareCodePoints(names[a], names[b]));
-    plan = { names, optional: names.map((n) => isOptional(shape, n)), sorted };
+    plan = { names, shapes: names.map((n) => shape.fields[n]), optional: names.map((n) => isOptional(shape, n)), sorted };
     PLANS.set(shape, plan);
   }
   return plan;
@@ -277,7 +279,7 @@ class Checker<F extends string> {
 
   private object(shape: ObjectShape<F>, value: JsonValue): Record<string, unknown> {
     if (!(value instanceof Map)) this.fail(this.d.kind(shape, kindOf(value), value));
-    const { names, optional, sorted } = planOf(shape);
+    const { names, shapes, optional, sorted } = planOf(shape);
     if (this.closedFirst) {
       this.unknownKeys(value, (k) => Object.hasOwn(shape.fields, k), shape);
       const absent = shape.allOrNone ? allOrNoneAbsent(names, value) : names.filter((n, i) => !optional[i] && !value.has(n));
@@ -293,7 +295,7 @@ class Checker<F extends string> {
       const member = value.get(name);
       if (member !== undefined) {
         present++;
-        const v = this.at(name, shape.fields[name], member);
+        const v = this.at(name, shapes[i] as Shape<F>, member);
         if (checked !== undefined) checked[i] = v;
         else out[name] = v;
       } else if (!optional[i]) this.note(this.d.kind(shape.fields[name], "missing"), [name]);
