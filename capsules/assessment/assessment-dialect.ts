@@ -166,6 +166,8 @@ function expectedKind(shape: Shape): string {
   switch (shape.kind) {
     case "string":
       return "string";
+    case "bool":
+      return "boolean";
     case "int":
       return `integer in [${shape.min}, ${shape.max}]`;
     case "float":

@@ -44,6 +44,8 @@ function expected(shape: Shape<PackFormat>): string {
   switch (shape.kind) {
     case "string":
       return "a string";
+    case "bool":
+      return "a boolean";
     case "int":
     case "float":
       return "a number";

@@ -6,23 +6,24 @@
  * `schema.ts`. Cross-field rules (unique ids, source references, `minimum_indicators` ≤ indicators, totals) are
  * checked by `rules.ts` once the whole document has passed this shape.
  */
-import { array, int, object, oneOf, str, type ArrayShape, type ObjectShape, type Shape, type StringShape } from "../../src/json/shape.js";
+import { array, int, object, oneOf, str, type Infer, type StringShape } from "../../src/json/shape.js";
 import type { PackFormat } from "./pack-dialect.js";
-import { DIMENSIONS, SPECIFICITIES, type Dimension, type Specificity } from "./vocabulary.js";
+import { DIMENSIONS, SPECIFICITIES } from "./vocabulary.js";
 
-const text = (maxChars: number): StringShape<PackFormat> => str("text", maxChars);
-const httpsUrl = (maxChars: number): StringShape<PackFormat> => str("https-url", maxChars);
-const identifier: StringShape<PackFormat> = str("identifier", 128);
-const specificity: StringShape<PackFormat> = oneOf("enum", SPECIFICITIES);
+// No type annotations on the shapes below: their types are what `Infer` reads the pack's value types from.
+const text = (maxChars: number) => str<PackFormat>("text", maxChars);
+const httpsUrl = (maxChars: number) => str<PackFormat>("https-url", maxChars);
+const identifier = str<PackFormat>("identifier", 128);
+const specificity = oneOf("enum", SPECIFICITIES);
 
 /** A list of distinct entries. */
-function uniqueList(item: StringShape<PackFormat>, min: number, max: number): ArrayShape<PackFormat> {
+function uniqueList(item: StringShape<PackFormat>, min: number, max: number) {
   return array(item, { min, max, unique: "value" });
 }
 
 const CLAUSES = ["any_terms", "all_terms", "any_signals", "all_signals"] as const;
 
-const indicator: ObjectShape<PackFormat> = object<PackFormat>(
+const indicator = object(
   {
     id: identifier,
     label: text(512),
@@ -36,7 +37,7 @@ const indicator: ObjectShape<PackFormat> = object<PackFormat>(
   { optional: CLAUSES },
 );
 
-const typology: ObjectShape<PackFormat> = object<PackFormat>({
+const typology = object({
   id: identifier,
   dimension: oneOf("enum", DIMENSIONS),
   label: text(512),
@@ -48,7 +49,7 @@ const typology: ObjectShape<PackFormat> = object<PackFormat>({
   indicators: array(indicator, { max: 64 }),
 });
 
-const source: ObjectShape<PackFormat> = object<PackFormat>({
+const source = object({
   id: identifier,
   publisher: text(256),
   title: text(4096),
@@ -56,12 +57,12 @@ const source: ObjectShape<PackFormat> = object<PackFormat>({
   url: httpsUrl(1024),
 });
 
-export const PACK_SHAPE: Shape<PackFormat> = object<PackFormat>({
+export const PACK_SHAPE = object({
   schema: str("pack-schema", 64),
   version: text(64),
   generated_at: text(64),
-  publisher: object<PackFormat>({ name: text(128), project_url: httpsUrl(512) }),
-  method: object<PackFormat>({
+  publisher: object({ name: text(128), project_url: httpsUrl(512) }),
+  method: object({
     summary: text(4096),
     support_levels: uniqueList(text(64), 0, 8),
     principles: uniqueList(text(512), 0, 32),
@@ -71,43 +72,7 @@ export const PACK_SHAPE: Shape<PackFormat> = object<PackFormat>({
 });
 
 /** A pack that passed {@link PACK_SHAPE}, as plain JS (absent indicator clauses are absent). */
-export interface RawPack {
-  schema: string;
-  version: string;
-  generated_at: string;
-  publisher: { name: string; project_url: string };
-  method: { summary: string; support_levels: string[]; principles: string[] };
-  sources: RawSource[];
-  typologies: RawTypology[];
-}
-
-export interface RawSource {
-  id: string;
-  publisher: string;
-  title: string;
-  published_at: string;
-  url: string;
-}
-
-export interface RawTypology {
-  id: string;
-  dimension: Dimension;
-  label: string;
-  description: string;
-  minimum_indicators: number;
-  minimum_specificity: Specificity;
-  source_refs: string[];
-  limitations: string[];
-  indicators: RawIndicator[];
-}
-
-export interface RawIndicator {
-  id: string;
-  label: string;
-  evidence_class: string;
-  specificity: Specificity;
-  any_terms?: string[];
-  all_terms?: string[];
-  any_signals?: string[];
-  all_signals?: string[];
-}
+export type RawPack = Infer<typeof PACK_SHAPE>;
+export type RawSource = Infer<typeof source>;
+export type RawTypology = Infer<typeof typology>;
+export type RawIndicator = Infer<typeof indicator>;

@@ -1,58 +1,23 @@
 /**
- * Shapes of a loaded intelligence pack (assessment-v1 §3) and of the matcher's output (§4.3–§4.9).
- * A loaded pack is deeply frozen; its arrays keep the pack's order.
+ * Types of a loaded intelligence pack (assessment-v1 §3), read off its one definition (`pack-shape.ts`), and of the
+ * matcher's output (§4.3–§4.9). A loaded pack is deeply frozen; its arrays keep the pack's order.
  */
+import type { RawIndicator, RawPack, RawSource, RawTypology } from "./pack-shape.js";
 import type { Dimension, IocKind, MatchType, Reliability, SourceKind, Specificity, SupportLevel } from "./vocabulary.js";
 
-export interface PackPublisher {
-  readonly name: string;
-  readonly project_url: string;
-}
+/** `T` deeply read-only: what `Object.freeze` at every level makes of a checked value. */
+type Frozen<T> = T extends readonly (infer U)[] ? readonly Frozen<U>[] : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
 
-export interface PackMethod {
-  readonly summary: string;
-  readonly support_levels: readonly string[];
-  readonly principles: readonly string[];
-}
+export type PackPublisher = Frozen<RawPack["publisher"]>;
+export type PackMethod = Frozen<RawPack["method"]>;
+export type PackSource = Frozen<RawSource>;
 
-export interface PackSource {
-  readonly id: string;
-  readonly publisher: string;
-  readonly title: string;
-  readonly published_at: string;
-  readonly url: string;
-}
+/** Absent clauses are empty arrays here (an empty clause is not evaluated, §4.3). */
+export type PackIndicator = Frozen<Required<RawIndicator>>;
 
-export interface PackIndicator {
-  readonly id: string;
-  readonly label: string;
-  readonly evidence_class: string;
-  readonly specificity: Specificity;
-  /** Absent clauses are empty arrays here (an empty clause is not evaluated, §4.3). */
-  readonly any_terms: readonly string[];
-  readonly all_terms: readonly string[];
-  readonly any_signals: readonly string[];
-  readonly all_signals: readonly string[];
-}
+export type PackTypology = Frozen<Omit<RawTypology, "indicators">> & { readonly indicators: readonly PackIndicator[] };
 
-export interface PackTypology {
-  readonly id: string;
-  readonly dimension: Dimension;
-  readonly label: string;
-  readonly description: string;
-  readonly minimum_indicators: number;
-  readonly minimum_specificity: Specificity;
-  readonly source_refs: readonly string[];
-  readonly limitations: readonly string[];
-  readonly indicators: readonly PackIndicator[];
-}
-
-export interface IntelligencePack {
-  readonly schema: string;
-  readonly version: string;
-  readonly generated_at: string;
-  readonly publisher: PackPublisher;
-  readonly method: PackMethod;
+export type IntelligencePack = Frozen<Omit<RawPack, "sources" | "typologies">> & {
   readonly sources: readonly PackSource[];
   readonly typologies: readonly PackTypology[];
   /** SHA-256 (lowercase hex) of the raw pack bytes (§3.2 P5). */
@@ -63,7 +28,7 @@ export interface IntelligencePack {
   readonly typologyById: ReadonlyMap<string, PackTypology>;
   /** Non-fatal findings, e.g. dead signal references (§3.2 P4). Each names its JSON path. */
   readonly warnings: readonly string[];
-}
+};
 
 /** §4.3 one matched indicator, as recorded in a hypothesis. */
 export interface MatchedIndicator {

@@ -129,7 +129,7 @@ export type Plain = null | boolean | number | string | Plain[] | { [key: string]
 const INDEX_LIKE = /^(?:0|[1-9][0-9]*)$/;
 
 /**
- * The plain form of `v` for zod (objects as null-prototype records with their keys inserted in code-point order,
+ * The plain form of `v` (objects as null-prototype records with their keys inserted in code-point order,
  * floats as numbers); `safe` turns false when an object has an array-index-like key, whose position JS fixes.
  */
 function sortedPlain(v: JsonValue, state: { safe: boolean; floats: number }): Plain {
@@ -151,20 +151,6 @@ function sortedPlain(v: JsonValue, state: { safe: boolean; floats: number }): Pl
     out[k] = sortedPlain(v.get(k)!, state);
   }
   return out;
-}
-
-/**
- * Writes the canonical text of `v` and returns its plain form for zod. With keys inserted in code-point order,
- * JSON.stringify of the plain form is the canonical text (same string escapes, integers in decimal), which is
- * much faster than writing it piece by piece; objects with array-index-like keys take the piecewise writer.
- */
-export function plainWithCanonical(v: JsonValue, d: CanonicalSink): Plain {
-  const state = { safe: true, floats: 0 };
-  const plain = sortedPlain(v, state);
-  if (state.floats > 0) for (let i = 0; i < state.floats; i++) d.float();
-  else if (state.safe) d.raw(JSON.stringify(plain));
-  else writeCanonical(v, d);
-  return plain;
 }
 
 /** The canonical text of a value (JSONL export); throws when it holds a float. */

@@ -6,9 +6,9 @@
 import { INDEX_ROOT } from "./constants.js";
 import { finding, pathOf, type RegionalFinding } from "./findings.js";
 import { compareDateTimes } from "./rfc3339.js";
-import type { RegionalEvent, RegionalIndex } from "./schema.js";
+import type { RegionalEvent, RegionalHeader } from "./index-shape.js";
 
-export type RegionalHeader = Omit<RegionalIndex, "events">;
+export type { RegionalHeader };
 
 /** The earliest or latest date-time of a field so far (every date-time here is one the schema accepted). */
 interface Extreme {

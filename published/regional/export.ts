@@ -10,11 +10,12 @@ import { indexPath, memberPath, type JsonValue } from "../../src/json/value.js";
 import { canonicalJsonText } from "./canonical-digest.js";
 import { INDEX_ROOT, REGIONAL_SCHEMA_VERSION, type Region } from "./constants.js";
 import { csvField, csvLine, csvRecord, csvText } from "./csv.js";
-import { checkEvent } from "./event-check.js";
-import { NEUTRAL_PROFILE, profileFor } from "./profiles.js";
+import { checkShape, ShapeViolation } from "../../src/json/shape-check.js";
+import { INDEX_DIALECT } from "./index-dialect.js";
+import { shapesFor } from "./index-shape.js";
 import type { LoadedIndex } from "./load.js";
 import { compareInstants, parseRfc3339, type Instant } from "./rfc3339.js";
-import type { RegionalEvent } from "./schema.js";
+import type { RegionalEvent } from "./index-shape.js";
 import { isValidatedConforming } from "./validate.js";
 
 export type ExportFormat = "csv" | "jsonl";
@@ -165,7 +166,7 @@ export function* exportLoadedIndex(loaded: LoadedIndex, opts: ExportOptions): Ge
   if (opts.format === "csv") push(full ? csvRecord(CSV_COLUMNS.map(csvField)) : csvLine(PUBLISHER_CSV_COLUMNS.map(csvField)));
   // JSONL lines carry the file's own schema_version (the profile it uses), as the publisher's JSONL does.
   const schemaVersion = loaded.header.get("schema_version") ?? REGIONAL_SCHEMA_VERSION;
-  const profile = profileFor(schemaVersion) ?? NEUTRAL_PROFILE;
+  const eventShape = shapesFor(schemaVersion).event;
   // An index validated as conforming has had every event accepted by the strict loader and the schema, so CSV rows
   // come from JSON.parse of the same text (the same values: no floats, duplicate keys or lone surrogates are left,
   // and integers are safe), several times faster than a second strict parse. Anything else is parsed strictly and
@@ -177,8 +178,12 @@ export function* exportLoadedIndex(loaded: LoadedIndex, opts: ExportOptions): Ge
     if (text !== undefined) ev = JSON.parse(text(i)) as RegionalEvent;
     else {
       value = events.get(i);
-      ev = checkEvent(value, profile);
-      if (ev === undefined) throw new RegionalExportError(`${indexPath(memberPath(INDEX_ROOT, "events"), i)}: does not conform (validate the index before exporting it)`);
+      try {
+        ev = checkShape(eventShape, value, INDEX_DIALECT);
+      } catch (e) {
+        if (!(e instanceof ShapeViolation)) throw e;
+        throw new RegionalExportError(`${indexPath(memberPath(INDEX_ROOT, "events"), i)}: does not conform (validate the index before exporting it)`);
+      }
     }
     if (opts.region !== undefined && !ev.region_tags.includes(opts.region)) continue;
     if (opts.since !== undefined && compareInstants(parseRfc3339(ev.published_at)!, opts.since) < 0) continue;

@@ -5,17 +5,17 @@
  * Events are validated one at a time (see load.ts), so time and memory stay linear in the input and the parsed
  * form of only one event is alive at once.
  */
-import { toPlain } from "../../src/json/plain.js";
+import { collectShape, type ShapeViolation } from "../../src/json/shape-check.js";
 import { kindOf, memberPath, indexPath, type JsonObject, type JsonValue } from "../../src/json/value.js";
-import { byKey, CanonicalDigest, FLOAT_REASON, plainWithCanonical, writeCanonical, type CanonicalSink } from "./canonical-digest.js";
+import { byKey, CanonicalDigest, FLOAT_REASON, writeCanonical, type CanonicalSink } from "./canonical-digest.js";
 import { DEFAULT_MAX_INDEX_BYTES, INDEX_ROOT, REGIONAL_SCHEMA_VERSION } from "./constants.js";
 import type { ProfileName } from "./profiles.js";
 import { ConsistencyCheck, type RegionalHeader } from "./consistency.js";
-import { finding, FindingList, floatFindings, hasFloat, issuesToFindings, type RegionalFinding } from "./findings.js";
+import { finding, FindingList, floatFindings, hasFloat, pathOf, type RegionalFinding } from "./findings.js";
 import { fromPlain, PlainValueError } from "./from-plain.js";
 import { IndexLoadError, loadIndexBytes, type EventSource, type LoadedIndex, type LoadFailure } from "./load.js";
-import { checkEvent } from "./event-check.js";
-import { schemasFor, type RegionalEvent } from "./schema.js";
+import { INDEX_DIALECT } from "./index-dialect.js";
+import { shapesFor, type ProfileShapes, type RegionalEvent } from "./index-shape.js";
 
 /** Our reading of `content_sha256`; the format states only its pattern. */
 export const CONTENT_SHA256_RULE =
@@ -136,6 +136,9 @@ function loadFailureReport(failure: LoadFailure, eventCount: number | null): Reg
   };
 }
 
+/** Checked events come out with their members in code-point order, so their JSON text is their canonical text. */
+const CODE_POINT_ORDER = { memberOrder: "code-point" } as const;
+
 /** Paths already reported, so the float walk does not report a number twice. */
 function pathsOf(list: FindingList): Set<string> {
   return new Set(list.items.map((f) => f.path));
@@ -158,21 +161,18 @@ export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions =
 
   if (loaded.kind === "other") {
     errors.add(finding(INDEX_ROOT, "type", `expected object, got ${kindOf(loaded.value)}`));
-    return report(errors, warnings, null, null, false, notChecked("the index is not a JSON object"), schemasFor(undefined));
+    return report(errors, warnings, null, null, false, notChecked("the index is not a JSON object"), shapesFor(undefined));
   }
   const { header, events } = loaded;
   // The file's own schema_version selects the profile of the brand-bearing constants; every other rule is shared.
-  const schemas = schemasFor(header.get("schema_version"));
+  const shapes = shapesFor(header.get("schema_version"));
+  const reportAt = (root: string) => (v: ShapeViolation) => addError(finding(pathOf(root, v.path), v.rule, v.detail));
 
-  // Top level: the full schema with the streamed events standing in as an empty array.
-  const plain = Object.create(null) as Record<string, unknown>;
-  for (const [k, v] of header) plain[k] = toPlain(v);
-  if (events !== undefined) plain.events = [];
-  const top = schemas.index.safeParse(plain);
-  if (!top.success) issuesToFindings(top.error.issues, header, INDEX_ROOT, addError);
+  // Top level: the whole shape with the streamed events standing in as an empty array.
+  const top = events === undefined ? header : new Map([...header, ["events", []]]);
+  const checkedHeader = collectShape(shapes.index, top, INDEX_DIALECT, reportAt(INDEX_ROOT));
   if (hasFloat(header)) floatFindings(header, INDEX_ROOT, pathsOf(errors), addError);
-  const headerOk = errors.total === 0;
-  const consistency = headerOk ? new ConsistencyCheck(top.data as RegionalHeader, (f) => warnings.add(f)) : undefined;
+  const consistency = checkedHeader !== undefined ? new ConsistencyCheck(checkedHeader as RegionalHeader, (f) => warnings.add(f)) : undefined;
 
   const declaredValue = header.get("content_sha256");
   const declared = typeof declaredValue === "string" ? declaredValue : null;
@@ -189,20 +189,17 @@ export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions =
         if (e instanceof IndexLoadError) return loadFailureReport(e.failure, events.count);
         throw e;
       }
-      // Fast path: a conforming event is decided without zod and hashed from its typed form. Anything else takes
-      // zod, whose issues are the findings (the fast check only ever says yes or no).
-      const typed = checkEvent(ev, schemas.profile);
+      // A conforming event is hashed from its checked form; any other from the value model, and its floats are
+      // reported wherever the shape's findings have not already covered them.
+      const path = indexPath(eventsPath, i);
+      const typed = collectShape(shapes.event, ev, INDEX_DIALECT, reportAt(path), CODE_POINT_ORDER);
       if (typed !== undefined) {
         digest.conformingEvent(typed);
         if (consistency !== undefined && errors.total === 0) consistency.addEvent(i, typed);
         continue;
       }
-      const path = indexPath(eventsPath, i);
-      const floats = digest.floats;
-      const r = schemas.event.safeParse(digest.event(ev));
-      if (!r.success) issuesToFindings(r.error.issues, ev, path, addError);
-      if (digest.floats > floats) floatFindings(ev, path, pathsOf(errors), addError);
-      if (consistency !== undefined && r.success && errors.total === 0) consistency.addEvent(i, r.data);
+      digest.event(ev);
+      if (hasFloat(ev)) floatFindings(ev, path, pathsOf(errors), addError);
     }
   }
   const conforms = errors.total === 0;
@@ -220,7 +217,7 @@ export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions =
 
   const region = header.get("region");
   const eventCount = events !== undefined ? events.count : null;
-  return report(errors, warnings, typeof region === "string" ? region : null, eventCount, conforms, sha, schemas);
+  return report(errors, warnings, typeof region === "string" ? region : null, eventCount, conforms, sha, shapes);
 }
 
 function report(
@@ -230,11 +227,11 @@ function report(
   eventCount: number | null,
   conforms: boolean,
   sha: ContentDigestResult,
-  schemas: ReturnType<typeof schemasFor>,
+  shapes: ProfileShapes,
 ): RegionalValidationReport {
   return {
-    format: schemas.profile.schema_version,
-    profile: schemas.known ? schemas.profile.name : null,
+    format: shapes.profile.schema_version,
+    profile: shapes.known ? shapes.profile.name : null,
     conforms,
     region,
     event_count: eventCount,
@@ -284,16 +281,22 @@ class DigestRun {
     return this.d.floats;
   }
 
-  /** Writes the next event and returns its plain form for the schema. */
-  event(ev: JsonValue): unknown {
+  /** Writes the next event from the value model. */
+  event(ev: JsonValue): void {
     if (!this.firstEvent) this.d.raw(",");
     this.firstEvent = false;
-    return plainWithCanonical(ev, this.d);
+    writeCanonical(ev, this.d);
   }
 
-  /** Writes the next event from its {@link checkEvent} form, whose JSON text is its canonical text. */
+  /**
+   * Writes the next event from its checked form (strings, booleans, integers, null, arrays, and objects with their
+   * members in code-point order), whose JSON text is its canonical text.
+   */
   conformingEvent(ev: RegionalEvent): void {
-    if (this.d instanceof CanonicalDigest) this.d.raw(this.firstEvent ? JSON.stringify(ev) : `,${JSON.stringify(ev)}`);
+    if (this.d instanceof CanonicalDigest) {
+      const text = JSON.stringify(ev);
+      this.d.raw(this.firstEvent ? text : `,${text}`);
+    }
     this.firstEvent = false;
   }
 

@@ -1,7 +1,8 @@
 /**
  * The fast interpreter of a {@link Shape}: checks a strictly parsed value (the value model of `value.ts`) without
- * zod, stops at the first problem (in the dialect's order) and returns the value as plain JS: objects become plain
- * objects holding only members of their closed sets, floats become numbers.
+ * zod and returns the value as plain JS: objects become plain objects holding only members of their closed sets,
+ * floats become numbers. {@link checkShape} stops at the first problem (in the dialect's order);
+ * {@link collectShape} reports every problem, the way a validation report lists them.
  *
  * Integer versus float is lexical here: `60.0` is a float, wherever it appears.
  */
@@ -10,6 +11,7 @@ import {
   isOptional,
   jsPropertyOrder,
   type ArrayShape,
+  type Infer,
   type Issue,
   type ObjectShape,
   type Problem,
@@ -20,7 +22,7 @@ import {
   type ShapeDialect,
 } from "./shape.js";
 
-/** The first problem found: where (segments below the checked value), the rule name and the text. */
+/** A problem found: where (segments below the checked value), the rule name and the text. */
 export class ShapeViolation extends Error {
   override readonly name = "ShapeViolation";
   constructor(
@@ -32,47 +34,151 @@ export class ShapeViolation extends Error {
   }
 }
 
-/** Checks `value` against `shape`; returns the plain JS value or throws {@link ShapeViolation}. */
-export function checkShape<F extends string>(shape: Shape<F>, value: JsonValue, dialect: ShapeDialect<F>): unknown {
-  return new Checker(dialect).check(shape, value);
+export interface CheckOptions {
+  /**
+   * Member order of the returned objects: `shape` (default) or `code-point`, in which `JSON.stringify` of a
+   * returned value holding only strings, booleans, integers, null, arrays and objects is its canonical text.
+   */
+  memberOrder?: "shape" | "code-point";
 }
 
-/** Uniqueness and order of already checked items, as an issue relative to the array (shared with the zod compiler). */
-export function arrayProblem<F extends string>(shape: ArrayShape<F>, items: readonly unknown[], dialect: ShapeDialect<F>): Issue | undefined {
+/** Checks `value` against `shape`; returns the plain JS value or throws the first {@link ShapeViolation}. */
+export function checkShape<F extends string, S extends Shape<F>>(
+  shape: S,
+  value: JsonValue,
+  dialect: ShapeDialect<F>,
+  opts: CheckOptions = {},
+): Infer<S> {
+  return new Checker(dialect, undefined, opts).check(shape, value) as Infer<S>;
+}
+
+/**
+ * Checks `value` against `shape` and reports every problem to `report`, in the dialect's order: every member and
+ * item is checked even after an earlier one failed; a container's own rules (uniqueness, order, cross-field rules)
+ * run only over members that passed. Returns the plain JS value when there was no problem, else undefined.
+ */
+export function collectShape<F extends string, S extends Shape<F>>(
+  shape: S,
+  value: JsonValue,
+  dialect: ShapeDialect<F>,
+  report: (v: ShapeViolation) => void,
+  opts: CheckOptions = {},
+): Infer<S> | undefined {
+  const checker = new Checker(dialect, report, opts);
+  try {
+    return checker.check(shape, value) as Infer<S>;
+  } catch (e) {
+    if (e === SKIP) return undefined;
+    throw e;
+  }
+}
+
+/** Index of the first earlier item equal to item `i` (by value, or by the member `key`), or -1. */
+function firstEqual(items: readonly unknown[], i: number, key: string | undefined, seen: Map<unknown, number> | undefined): number {
+  const k = key === undefined ? items[i] : (items[i] as Record<string, unknown>)[key];
+  if (seen !== undefined) {
+    const first = seen.get(k);
+    if (first === undefined) seen.set(k, i);
+    return first ?? -1;
+  }
+  for (let j = 0; j < i; j++) if ((key === undefined ? items[j] : (items[j] as Record<string, unknown>)[key]) === k) return j;
+  return -1;
+}
+
+/**
+ * Duplicates (each repeat at its index) and order breaks of already checked items, as issues relative to the
+ * array; undefined when there are none (shared with the zod compiler).
+ */
+export function arrayProblems<F extends string>(shape: ArrayShape<F>, items: readonly unknown[], dialect: ShapeDialect<F>): Issue[] | undefined {
+  let out: Issue[] | undefined;
   if (shape.unique) {
-    const seen = new Map<unknown, number>();
     const key = shape.unique === "value" ? undefined : shape.unique.key;
+    // Short lists (the usual case) are compared pairwise; longer ones through a map.
+    const seen = items.length > 8 ? new Map<unknown, number>() : undefined;
     for (let i = 0; i < items.length; i++) {
-      const k = key === undefined ? items[i] : (items[i] as Record<string, unknown>)[key];
-      const first = seen.get(k);
-      if (first !== undefined) return { path: key === undefined ? [i] : [i, key], ...dialect.duplicate(shape, i, first, key) };
-      seen.set(k, i);
+      const first = firstEqual(items, i, key, seen);
+      if (first >= 0) (out ??= []).push({ path: key === undefined ? [i] : [i, key], ...dialect.duplicate(shape, i, first, key) });
     }
   }
   if (shape.order === "code-point") {
     for (let i = 1; i < items.length; i++) {
-      if (compareCodePoints(items[i - 1] as string, items[i] as string) >= 0) return { path: [i], ...dialect.unordered(shape, i) };
+      if (compareCodePoints(items[i - 1] as string, items[i] as string) >= 0) (out ??= []).push({ path: [i], ...dialect.unordered(shape, i) });
     }
   } else if (shape.order) {
     const order = shape.order;
     for (let i = 1; i < items.length; i++) {
-      if (order.indexOf(items[i - 1] as string) >= order.indexOf(items[i] as string)) return { path: [i], ...dialect.unordered(shape, i) };
+      if (order.indexOf(items[i - 1] as string) >= order.indexOf(items[i] as string)) (out ??= []).push({ path: [i], ...dialect.unordered(shape, i) });
     }
   }
-  return undefined;
+  return out;
 }
+
+/** The first of {@link arrayProblems}, or undefined. */
+export function arrayProblem<F extends string>(shape: ArrayShape<F>, items: readonly unknown[], dialect: ShapeDialect<F>): Issue | undefined {
+  return arrayProblems(shape, items, dialect)?.[0];
+}
+
+/** What the checker needs of an object shape, worked out once per shape. */
+interface ObjectPlan {
+  names: string[];
+  /** The member shapes, by position in `names`. */
+  shapes: Shape<string>[];
+  optional: boolean[];
+  /** Positions in `names`, in code-point order of the names. */
+  sorted: number[];
+}
+
+const PLANS = new WeakMap<ObjectShape<string>, ObjectPlan>();
+
+function planOf(shape: ObjectShape<string>): ObjectPlan {
+  let plan = PLANS.get(shape);
+  if (plan === undefined) {
+    const names = Object.keys(shape.fields);
+    const sorted = names.map((_, i) => i).sort((a, b) => compareCodePoints(names[a], names[b]));
+    plan = { names, shapes: names.map((n) => shape.fields[n]), optional: names.map((n) => isOptional(shape, n)), sorted };
+    PLANS.set(shape, plan);
+  }
+  return plan;
+}
+
+/** The members an all-or-none object lacks, when it has some but not all; else undefined. */
+function allOrNoneAbsent(names: readonly string[], value: Map<string, JsonValue>): string[] | undefined {
+  const absent = names.filter((n) => !value.has(n));
+  return absent.length > 0 && value.size > 0 ? absent : undefined;
+}
+
+/** Thrown (collect mode only) to abandon a value whose problem has been reported; caught by its container. */
+const SKIP: unique symbol = Symbol("shape-check skip");
 
 class Checker<F extends string> {
   /** Path of the value being checked (pushed and popped around members and items). */
   private readonly path: Seg[] = [];
   private readonly closedFirst: boolean;
+  private readonly codePointOrder: boolean;
+  /** Problems reported so far (collect mode). */
+  private reported = 0;
 
-  constructor(private readonly d: ShapeDialect<F>) {
+  constructor(
+    private readonly d: ShapeDialect<F>,
+    private readonly report: ((v: ShapeViolation) => void) | undefined,
+    opts: CheckOptions,
+  ) {
     this.closedFirst = d.order === "closed-first";
+    this.codePointOrder = opts.memberOrder === "code-point";
   }
 
+  /** Reports a problem; in collect mode without abandoning the value (the caller goes on). */
+  private note(problem: Problem, below: readonly Seg[] = []): void {
+    const v = new ShapeViolation([...this.path, ...below], problem.rule, problem.message);
+    if (this.report === undefined) throw v;
+    this.reported++;
+    this.report(v);
+  }
+
+  /** Reports a problem and abandons the value. */
   private fail(problem: Problem, below: readonly Seg[] = []): never {
-    throw new ShapeViolation([...this.path, ...below], problem.rule, problem.message);
+    this.note(problem, below);
+    throw SKIP;
   }
 
   private rules(rules: readonly Rule[] | undefined, value: unknown): void {
@@ -83,29 +189,40 @@ class Checker<F extends string> {
     }
   }
 
+  /** Checks a member or item; in collect mode a failed one yields its raw value and the check goes on. */
   private at(seg: Seg, shape: Shape<F>, value: JsonValue): unknown {
     this.path.push(seg);
-    const out = this.check(shape, value);
-    this.path.pop();
-    return out;
+    try {
+      return this.check(shape, value);
+    } catch (e) {
+      if (e !== SKIP) throw e;
+      return value;
+    } finally {
+      this.path.pop();
+    }
   }
 
   check(shape: Shape<F>, value: JsonValue): unknown {
     switch (shape.kind) {
       case "string": {
-        if (typeof value !== "string") this.fail(this.d.kind(shape, kindOf(value)));
+        if (typeof value !== "string") this.fail(this.d.kind(shape, kindOf(value), value));
         const problem = this.d.string(shape, value);
         if (problem) this.fail(problem);
         return value;
       }
+      case "bool": {
+        if (typeof value !== "boolean") this.fail(this.d.kind(shape, kindOf(value), value));
+        if (shape.value !== undefined && value !== shape.value) this.fail(this.d.bool!(shape, value));
+        return value;
+      }
       case "int": {
-        if (typeof value !== "number") this.fail(this.d.kind(shape, kindOf(value)));
+        if (typeof value !== "number") this.fail(this.d.kind(shape, kindOf(value), value));
         const problem = this.d.int(shape, value);
         if (problem) this.fail(problem);
         return value;
       }
       case "float": {
-        if (!(value instanceof JsonFloat)) this.fail(this.d.kind(shape, kindOf(value)));
+        if (!(value instanceof JsonFloat)) this.fail(this.d.kind(shape, kindOf(value), value));
         const problem = this.d.float(shape, value.value);
         if (problem) this.fail(problem);
         return value.value;
@@ -113,10 +230,13 @@ class Checker<F extends string> {
       case "nullable":
         return value === null ? null : this.check(shape.inner, value);
       case "tuple": {
-        if (!Array.isArray(value)) this.fail(this.d.kind(shape, kindOf(value)));
+        if (!Array.isArray(value)) this.fail(this.d.kind(shape, kindOf(value), value));
         const problem = this.d.count(shape, value.length);
         if (problem) this.fail(problem);
-        return value.map((v, i) => this.at(i, shape.items[i], v));
+        const before = this.reported;
+        const out = value.map((v, i) => this.at(i, shape.items[i], v));
+        if (this.reported > before) throw SKIP;
+        return out;
       }
       case "array":
         return this.array(shape, value);
@@ -128,67 +248,85 @@ class Checker<F extends string> {
   }
 
   private array(shape: ArrayShape<F>, value: JsonValue): unknown[] {
-    if (!Array.isArray(value)) this.fail(this.d.kind(shape, kindOf(value)));
+    if (!Array.isArray(value)) this.fail(this.d.kind(shape, kindOf(value), value));
     const count = this.d.count(shape, value.length);
     if (count && this.closedFirst) this.fail(count);
+    const before = this.reported;
     const out = value.map((v, i) => this.at(i, shape.item, v));
     if (count) this.fail(count);
-    const problem = arrayProblem(shape, out, this.d);
-    if (problem) this.fail({ rule: problem.rule ?? "rule", message: problem.message }, problem.path);
+    // Duplicates are found among the items as given, also beside items that failed (each repeat at its index).
+    if (shape.unique !== undefined || shape.order !== undefined) {
+      for (const problem of arrayProblems(shape, out, this.d) ?? []) {
+        this.note({ rule: problem.rule ?? "rule", message: problem.message }, problem.path);
+      }
+    }
+    if (this.reported > before) throw SKIP;
     this.rules(shape.rules, out);
     return out;
   }
 
-  private unknownKeys(keys: readonly string[], known: (k: string) => boolean, shape: ObjectShape<F> | RecordShape<F>): void {
-    const unknown = keys.filter((k) => !known(k));
-    if (unknown.length === 0) return;
+  /** Unknown members: in `closed-first` order together at the object, else each at its own path. */
+  private unknownKeys(value: Map<string, JsonValue>, known: (k: string) => boolean, shape: ObjectShape<F> | RecordShape<F>): void {
+    if (value.size === 0) return;
+    let unknown: string[] | undefined;
+    for (const k of value.keys()) if (!known(k)) (unknown ??= []).push(k);
+    if (unknown === undefined) return;
     const ordered = jsPropertyOrder(unknown);
-    this.fail(this.d.unknown(shape, ordered), this.closedFirst ? [] : [ordered[0]]);
+    if (this.closedFirst) this.fail(this.d.unknown(shape, ordered));
+    if (this.report === undefined) this.fail(this.d.unknown(shape, ordered), [ordered[0]]);
+    for (const k of ordered) this.note(this.d.unknown(shape, [k]), [k]);
   }
 
   private object(shape: ObjectShape<F>, value: JsonValue): Record<string, unknown> {
-    if (!(value instanceof Map)) this.fail(this.d.kind(shape, kindOf(value)));
-    const names = Object.keys(shape.fields);
-    const known = (k: string) => Object.hasOwn(shape.fields, k);
-    const missing = () => names.filter((n) => !value.has(n));
-    const allOrNoneProblem = () => {
-      const absent = missing();
-      return absent.length > 0 && value.size > 0 ? absent : undefined;
-    };
+    if (!(value instanceof Map)) this.fail(this.d.kind(shape, kindOf(value), value));
+    const { names, shapes, optional, sorted } = planOf(shape);
     if (this.closedFirst) {
-      this.unknownKeys([...value.keys()], known, shape);
-      const absent = shape.allOrNone ? allOrNoneProblem() : missing().filter((n) => !isOptional(shape, n));
+      this.unknownKeys(value, (k) => Object.hasOwn(shape.fields, k), shape);
+      const absent = shape.allOrNone ? allOrNoneAbsent(names, value) : names.filter((n, i) => !optional[i] && !value.has(n));
       if (absent && absent.length > 0) this.fail(this.d.missing(shape, absent));
     }
-    const out: Record<string, unknown> = {};
-    for (const name of names) {
+    const before = this.reported;
+    // Checked in shape order (the order problems are reported in); kept by position for code-point output.
+    const checked: unknown[] | undefined = this.codePointOrder ? new Array(names.length) : undefined;
+    let out: Record<string, unknown> = checked === undefined ? {} : (undefined as never);
+    let present = 0;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
       const member = value.get(name);
-      if (member !== undefined) out[name] = this.at(name, shape.fields[name], member);
-      else if (!isOptional(shape, name)) {
-        this.path.push(name);
-        this.fail(this.d.kind(shape.fields[name], "missing"));
-      }
+      if (member !== undefined) {
+        present++;
+        const v = this.at(name, shapes[i] as Shape<F>, member);
+        if (checked !== undefined) checked[i] = v;
+        else out[name] = v;
+      } else if (!optional[i]) this.note(this.d.kind(shape.fields[name], "missing"), [name]);
     }
     if (!this.closedFirst) {
-      this.unknownKeys([...value.keys()], known, shape);
-      const absent = shape.allOrNone ? allOrNoneProblem() : undefined;
+      if (present < value.size) this.unknownKeys(value, (k) => Object.hasOwn(shape.fields, k), shape);
+      const absent = shape.allOrNone ? allOrNoneAbsent(names, value) : undefined;
       if (absent) this.fail(this.d.missing(shape, absent));
+    }
+    if (this.reported > before) throw SKIP;
+    if (checked !== undefined) {
+      out = {};
+      for (const i of sorted) if (checked[i] !== undefined) out[names[i]] = checked[i];
     }
     this.rules(shape.rules, out);
     return out;
   }
 
   private record(shape: RecordShape<F>, value: JsonValue): Record<string, unknown> {
-    if (!(value instanceof Map)) this.fail(this.d.kind(shape, kindOf(value)));
+    if (!(value instanceof Map)) this.fail(this.d.kind(shape, kindOf(value), value));
     const known = (k: string) => shape.keys.includes(k);
+    const before = this.reported;
     const out: Record<string, unknown> = {};
     if (this.closedFirst) {
-      this.unknownKeys([...value.keys()], known, shape);
+      this.unknownKeys(value, known, shape);
       for (const [k, v] of value) out[k] = this.at(k, shape.value, v);
     } else {
       for (const k of shape.keys) if (value.has(k)) out[k] = this.at(k, shape.value, value.get(k)!);
-      this.unknownKeys([...value.keys()], known, shape);
+      this.unknownKeys(value, known, shape);
     }
+    if (this.reported > before) throw SKIP;
     this.rules(shape.rules, out);
     return out;
   }

@@ -36,18 +36,28 @@ function runRules(rules: readonly Rule[] | undefined, value: unknown, ctx: Ctx, 
 export function compileShape<F extends string>(shape: Shape<F>, d: ShapeDialect<F>): z.ZodType {
   const text = (i: Issue) => d.text({ rule: i.rule ?? "rule", message: i.message });
   const compile = (shape: Shape<F>): z.ZodType => {
-    const kindError = (iss: { input?: unknown }) => d.text(d.kind(shape, plainKind(iss.input)));
+    const kindError = (iss: { input?: unknown }) => d.text(d.kind(shape, plainKind(iss.input), iss.input));
     switch (shape.kind) {
       case "string": {
         const error = (iss: { input?: unknown }) =>
           typeof iss.input === "string" ? d.text(d.string(shape, iss.input) ?? { rule: "string", message: "invalid string" }) : kindError(iss);
         if (shape.oneOf) return z.enum(shape.oneOf as unknown as [string, ...string[]], { error });
-        const s = z.string({ error }).superRefine((v, ctx) => {
+        // What JSON Schema can state goes in as zod checks (it reaches the JSON Schema); `abort` keeps it one issue.
+        const facets = d.facets?.(shape);
+        let base = z.string({ error });
+        if (facets?.minLength !== undefined) base = base.min(facets.minLength, { error, abort: true });
+        if (facets?.pattern !== undefined) base = base.regex(facets.pattern, { error, abort: true });
+        const s = base.superRefine((v, ctx) => {
           const problem = d.string(shape, v);
           if (problem) ctx.addIssue({ code: "custom", message: d.text(problem) });
         });
         const description = d.describe(shape);
         return description ? s.describe(description) : s;
+      }
+      case "bool": {
+        const error = (iss: { input?: unknown }) =>
+          typeof iss.input === "boolean" && d.bool ? d.text(d.bool(shape, iss.input)) : kindError(iss);
+        return shape.value === undefined ? z.boolean({ error }) : z.literal(shape.value, { error });
       }
       case "int": {
         const error = (iss: { input?: unknown }) =>

@@ -40,6 +40,12 @@ export interface StringShape<F extends string = string> {
   emptyAllowed: boolean;
 }
 
+/** `true` or `false`; with `value`, only that one (a constant). */
+export interface BoolShape {
+  kind: "bool";
+  value?: boolean;
+}
+
 /** An integer lexeme in [min, max]. */
 export interface IntShape {
   kind: "int";
@@ -56,14 +62,14 @@ export interface FloatShape {
   max: number;
 }
 
-export interface NullableShape<F extends string = string> {
+export interface NullableShape<F extends string = string, I extends Shape<F> = Shape<F>> {
   kind: "nullable";
-  inner: Shape<F>;
+  inner: I;
 }
 
-export interface ArrayShape<F extends string = string> {
+export interface ArrayShape<F extends string = string, I extends Shape<F> = Shape<F>> {
   kind: "array";
-  item: Shape<F>;
+  item: I;
   min: number;
   max: number;
   /** `value`: items unique; `{ key }`: objects unique by that member. */
@@ -73,9 +79,9 @@ export interface ArrayShape<F extends string = string> {
   rules?: readonly Rule[];
 }
 
-export interface TupleShape<F extends string = string> {
+export interface TupleShape<F extends string = string, T extends readonly Shape<F>[] = readonly Shape<F>[]> {
   kind: "tuple";
-  items: readonly Shape<F>[];
+  items: T;
 }
 
 export interface ObjectShape<F extends string = string> {
@@ -99,6 +105,7 @@ export interface RecordShape<F extends string = string> {
 
 export type Shape<F extends string = string> =
   | StringShape<F>
+  | BoolShape
   | IntShape
   | FloatShape
   | NullableShape<F>
@@ -122,8 +129,10 @@ export type KindName = "null" | "boolean" | "integer" | "float" | "string" | "ar
  */
 export interface ShapeDialect<F extends string = string> {
   readonly order: "closed-first" | "document";
-  /** The value has the wrong kind, or is missing. */
-  kind(shape: Shape<F>, got: KindName): Problem;
+  /** The value has the wrong kind, or is missing (`value`: the value found, when there is one). */
+  kind(shape: Shape<F>, got: KindName, value?: unknown): Problem;
+  /** A boolean other than the constant of a boolean shape. */
+  bool?(shape: BoolShape, b: boolean): Problem;
   /** A string value against a string shape. */
   string(shape: StringShape<F>, s: string): Problem | undefined;
   /** An integer value outside the range. */
@@ -142,12 +151,18 @@ export interface ShapeDialect<F extends string = string> {
   missing(shape: ObjectShape<F>, names: readonly string[]): Problem;
   /** What a string format stands for, for JSON Schema descriptions. */
   describe(shape: StringShape<F>): string | undefined;
+  /**
+   * The part of a string format JSON Schema can state (`pattern`, `minLength`), so the compiled schema carries it;
+   * the dialect's `string` check stays the rule.
+   */
+  facets?(shape: StringShape<F>): { pattern?: RegExp; minLength?: number } | undefined;
   /** A problem as the message of a zod issue. */
   text(problem: Problem): string;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Constructors
+// Constructors. Each returns its shape with the literal parts it was given (vocabularies, members, items), so
+// {@link Infer} can read the value type off a definition.
 
 export const MAX_INT = 9_007_199_254_740_991;
 
@@ -156,8 +171,14 @@ export function str<F extends string>(format: F, maxChars: number, emptyAllowed 
 }
 
 /** A closed vocabulary; `format` is the dialect's tag for it. */
-export function oneOf<F extends string>(format: F, values: readonly string[]): StringShape<F> {
+export function oneOf<F extends string, const V extends readonly string[]>(format: F, values: V): StringShape<F> & { oneOf: V } {
   return { kind: "string", format, oneOf: values, maxChars: 16_384, emptyAllowed: false };
+}
+
+export function bool(): BoolShape;
+export function bool<const V extends boolean>(value: V): BoolShape & { value: V };
+export function bool(value?: boolean): BoolShape {
+  return value === undefined ? { kind: "bool" } : { kind: "bool", value };
 }
 
 export function int(min = 0, max = MAX_INT): IntShape {
@@ -168,21 +189,47 @@ export function float(min: number, max: number): FloatShape {
   return { kind: "float", min, max };
 }
 
-export function nullable<F extends string>(inner: Shape<F>): NullableShape<F> {
+export function nullable<F extends string, const S extends Shape<F> = Shape<F>>(inner: S): NullableShape<F, S> {
   return { kind: "nullable", inner };
 }
 
-export function array<F extends string>(
-  item: Shape<F>,
+export function array<F extends string, const S extends Shape<F> = Shape<F>>(
+  item: S,
   opts: { max: number } & Partial<Omit<ArrayShape<F>, "kind" | "item" | "max">>,
-): ArrayShape<F> {
+): ArrayShape<F, S> {
   return { kind: "array", item, min: opts.min ?? 0, max: opts.max, unique: opts.unique, order: opts.order, rules: opts.rules };
 }
 
-export function tuple<F extends string>(items: readonly Shape<F>[]): TupleShape<F> {
+export function tuple<F extends string, const T extends readonly Shape<F>[] = readonly Shape<F>[]>(items: T): TupleShape<F, T> {
   return { kind: "tuple", items };
 }
 
+/** Type-only marks of an object shape: which members may be absent, and whether it is all-or-none. */
+declare const OPTIONAL: unique symbol;
+declare const ALL_OR_NONE: unique symbol;
+
+/** An object shape that keeps its members' shapes (`T`), which may be absent (`O`) and whether all-or-none (`A`). */
+export type ObjectOf<T, O extends string = never, A extends boolean = false> = Omit<ObjectShape<never>, "fields"> & {
+  kind: "object";
+  fields: T;
+  readonly [OPTIONAL]?: O;
+  readonly [ALL_OR_NONE]?: A;
+};
+
+/**
+ * A closed object. Called without type arguments, the result keeps its members' shapes (for {@link Infer}); with
+ * an explicit format argument (`object<F>(...)`), it is a plain {@link ObjectShape}.
+ */
+export function object<
+  F extends string,
+  const T extends Record<string, Shape<F>>,
+  const O extends keyof T & string = never,
+  const A extends boolean = false,
+>(fields: T, opts?: { optional?: readonly O[]; allOrNone?: A; rules?: readonly Rule[] }): ObjectOf<T, O, A>;
+export function object<F extends string>(
+  fields: Record<string, Shape<F>>,
+  opts?: { optional?: readonly string[]; allOrNone?: boolean; rules?: readonly Rule[] },
+): ObjectShape<F>;
 export function object<F extends string>(
   fields: Record<string, Shape<F>>,
   opts: { optional?: readonly string[]; allOrNone?: boolean; rules?: readonly Rule[] } = {},
@@ -193,9 +240,50 @@ export function object<F extends string>(
   return { kind: "object", fields, optional: opts.optional, allOrNone: opts.allOrNone, rules: opts.rules };
 }
 
-export function record<F extends string>(keys: readonly string[], value: Shape<F>, rules?: readonly Rule[]): RecordShape<F> {
+export function record<F extends string, const K extends readonly string[] = readonly string[], const V extends Shape<F> = Shape<F>>(
+  keys: K,
+  value: V,
+  rules?: readonly Rule[],
+): RecordShape<F> & { keys: K; value: V } {
   return { kind: "record", keys, value, rules };
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// The value type of a shape: what the interpreters return for a value that passes it (plain JS; floats and
+// integers are numbers; an absent optional member is absent).
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+type MembersOf<T, O extends PropertyKey> = Simplify<
+  { -readonly [K in Exclude<keyof T, O>]: Infer<T[K]> } & { -readonly [K in Extract<keyof T, O>]?: Infer<T[K]> }
+>;
+
+/** The value type of a shape; `unknown` for a shape typed only as {@link Shape} (nothing precise to read). */
+export type Infer<S> = Shape<never> extends S ? unknown : InferKnown<S>;
+
+type InferKnown<S> = S extends { kind: "string"; oneOf: readonly (infer V)[] }
+  ? V
+  : S extends { kind: "string" }
+    ? string
+    : S extends { kind: "bool"; value: infer V }
+      ? V
+      : S extends { kind: "bool" }
+        ? boolean
+        : S extends { kind: "int" } | { kind: "float" }
+          ? number
+          : S extends { kind: "nullable"; inner: infer I }
+            ? Infer<I> | null
+            : S extends { kind: "array"; item: infer I }
+              ? Infer<I>[]
+              : S extends { kind: "tuple"; items: infer T extends readonly unknown[] }
+                ? { -readonly [K in keyof T]: Infer<T[K]> }
+                : S extends ObjectOf<infer T, infer O, infer A>
+                  ? string extends keyof T
+                    ? unknown
+                    : MembersOf<T, A extends true ? keyof T : O>
+                  : S extends { kind: "record"; keys: readonly (infer K extends string)[]; value: infer V }
+                    ? { [P in K]?: Infer<V> }
+                    : unknown;
 
 /** Declares a typed rule. */
 export function rule<T>(fn: (value: T) => Issue | undefined): Rule {

@@ -96,6 +96,8 @@ export function shapeArbitrary(shape: Shape, path: string, repairs: Record<strin
   switch (shape.kind) {
     case "string":
       return stringArb(shape);
+    case "bool":
+      return shape.value === undefined ? fc.boolean() : fc.constant(shape.value);
     case "int":
       return intArb(shape.min, shape.max);
     case "float":

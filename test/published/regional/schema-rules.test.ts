@@ -8,10 +8,11 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { REGIONS } from "../../../published/regional/constants.js";
 import { NEUTRAL_PROFILE, PROFILE_TOKENS, PUBLISHER_PROFILE } from "../../../published/regional/profiles.js";
-import { regionalIndexSchema, schemasFor } from "../../../published/regional/schema.js";
+import { shapesFor } from "../../../published/regional/index-shape.js";
+import { regionalIndexSchema } from "../../../published/regional/schema.js";
 import { validateRegionalIndex } from "../../../published/regional/validate.js";
 import { fixtureFiles, type BrokenCase } from "../../fixtures/regional/generate.js";
-import { fixture, fixturesDir } from "./helpers.js";
+import { fixture, fixturesDir, index, type Obj } from "./helpers.js";
 
 const expected = JSON.parse(fixture("broken/expected.json").toString("utf8")) as BrokenCase[];
 
@@ -27,7 +28,7 @@ describe("valid synthetic indexes", () => {
     expect(report.content_sha256.status).toBe("verified");
   });
 
-  test("the plain zod schema accepts them too (it is the whole format in one object)", () => {
+  test("the zod schema compiled from the same shape accepts them too (it is the whole format in one object)", () => {
     for (const region of REGIONS) {
       expect(regionalIndexSchema.safeParse(JSON.parse(fixture(`valid/${region}.json`).toString("utf8"))).success).toBe(true);
     }
@@ -77,7 +78,7 @@ describe("profiles: the file's own schema_version selects the brand-bearing valu
   });
 
   test("a schema_version of no profile is one error naming both accepted values, checked against the neutral rules", () => {
-    const s = schemasFor("other.regional-captured-index.v1");
+    const s = shapesFor("other.regional-captured-index.v1");
     expect([s.known, s.profile.name]).toEqual([false, "neutral"]);
     const r = validateRegionalIndex(fixture("broken/schema-version-wrong.json"));
     expect(r.profile).toBeNull();
@@ -134,6 +135,54 @@ describe("messages", () => {
       JSON.stringify({ ...JSON.parse(fixture("valid/gwadar.json").toString("utf8")), a: 1, b: 2 }),
     );
     expect(report.errors.map((e) => e.path)).toEqual(["index.a", "index.b"]);
+  });
+
+  test("several problems: every one is reported, in the specification's order, as the zod reference listed them", () => {
+    // Pinned from the reports of the zod schema this shape replaced (each event's problems in table order, unknown
+    // members after the known ones, every repeat at its index beside items that failed, floats at their own path).
+    const pathsAndRules = (o: Obj, edit?: (t: string) => string) => {
+      const text = JSON.stringify(o);
+      return validateRegionalIndex(edit ? edit(text) : text).errors.map((e) => [e.path.replace(/^index\./, ""), e.rule]);
+    };
+    const many = index();
+    Object.assign(many, { a: 1, counts: 3 });
+    delete many.label;
+    many.events[0].headline = "";
+    many.events[1].source_ids = ["a", "a", "a", ""];
+    many.events[2].english_translation = { zz: 1 };
+    many.events[3].version_count = "1";
+    many.events[4] = 5;
+    const translation = [
+      "translation_id", "public_url", "title_en", "context_en", "translation_notes_en", "status", "background_en", "background_basis",
+      "background_status", "original_title_zh", "original_context_zh", "original_content_sha256", "provider", "model_id", "prompt_revision",
+    ].map((k) => [`events[2].english_translation.${k}`, "required"]);
+    expect(pathsAndRules(many)).toEqual([
+      ["label", "required"], ["counts", "type"], ["a", "additional-property"], ["events[0].headline", "min-length"],
+      ["events[1].source_ids[3]", "min-length"], ["events[1].source_ids[1]", "unique-items"], ["events[1].source_ids[2]", "unique-items"],
+      ...translation, ["events[2].english_translation.zz", "additional-property"],
+      ["events[3].version_count", "type"], ["events[4]", "type"],
+    ]);
+    const floats = index();
+    floats.events[0].headline = [1.5];
+    floats.events[0].extra = { a: 2.5 };
+    expect(pathsAndRules(floats, (t) => t.replace('"hours":48', '"hours":48.0'))).toEqual([
+      ["inputs.newswire_window.hours", "integer"], ["events[0].headline", "type"], ["events[0].extra", "additional-property"],
+      ["events[0].headline[0]", "integer"], ["events[0].extra.a", "integer"],
+    ]);
+    const kinds = index();
+    Object.assign(kinds, { region: 5 });
+    kinds.classification.overlap_allowed = "true";
+    kinds.rights.article_bodies_included = true;
+    Object.assign(kinds.events[0], { dek: 3, current_in_wire: "yes" });
+    Object.assign(kinds.events[1], { region_tags: [], topics: ["x", "x"], publisher_links: [{ source_id: "", title: 1 }] });
+    const report = validateRegionalIndex(JSON.stringify(kinds));
+    expect(report.errors.map((e) => [e.path.replace(/^index\./, ""), e.rule])).toEqual([
+      ["region", "enum"], ["classification.overlap_allowed", "const"], ["rights.article_bodies_included", "const"],
+      ["events[0].dek", "type"], ["events[0].current_in_wire", "type"], ["events[1].topics[1]", "unique-items"],
+      ["events[1].region_tags", "min-items"], ["events[1].publisher_links[0].source_id", "min-length"],
+      ["events[1].publisher_links[0].title", "type"], ["events[1].publisher_links[0].url", "required"],
+    ]);
+    expect(report.errors[2].message).toBe("index.rights.article_bodies_included: expected the constant false, got boolean True");
   });
 
   test("many errors: the list is capped, the count is not", () => {

@@ -81,3 +81,37 @@ describe("strict JSON loader", () => {
     expect(parseStrictJson("1000000000000000")).toBe(1e15);
   });
 });
+
+describe("where a failure happened (location)", () => {
+  const at = (text: string): JsonLoadError => {
+    try {
+      parseStrictJson(text, { rootPath: "doc" });
+    } catch (e) {
+      if (e instanceof JsonLoadError) return e;
+      throw e;
+    }
+    throw new Error("expected a load error");
+  };
+
+  test.each([
+    ['{"a": [1, 2 3]}', "syntax", "doc.a[1]"],
+    ['{"a": 1 "b": 2}', "syntax", "doc.a"],
+    ['{"a": 1, 2: 3}', "syntax", "doc"],
+    ['{"a": {"b": "x', "syntax", "doc.a.b"],
+    ['{"a": ["\u0001"]}', "syntax", "doc.a[0]"],
+    ['{"a": {"k": 1, "k": 2}}', "duplicate-key", "doc.a.k"],
+    ['{"a": [0, {"n": NaN}]}', "non-finite", "doc.a[1].n"],
+    ['{"a": [12345678901234567]}', "integer-range", "doc.a[0]"],
+    ['{"a": 1e999}', "float-overflow", "doc.a"],
+    ['{"a": "\\ud800"}', "lone-surrogate", "doc.a"],
+  ])("%s: %s at %s", (text, rule, location) => {
+    const e = at(text);
+    expect([e.rule, e.location]).toEqual([rule, location]);
+  });
+
+  test("messages stay as they were: the location is not part of them", () => {
+    expect(at('{"a": {"k": 1, "k": 2}}').message).toBe("duplicate JSON key: 'k'");
+    expect(at('{"a": [1, 2 3]}').message).toBe("invalid JSON: Expecting ',' delimiter: line 1 column 13 (char 12)");
+    expect(at('{"a": [1, 2 3]}').path).toBeUndefined();
+  });
+});

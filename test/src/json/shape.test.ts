@@ -3,11 +3,12 @@
  * where problems are located, what the fast interpreter returns, and that the zod compilation reports the same
  * first problem in `document` order.
  */
-import { describe, expect, test } from "vitest";
+import { describe, expect, expectTypeOf, test } from "vitest";
 import { parseStrictJson } from "../../../src/json/parse.js";
 import { toPlain } from "../../../src/json/plain.js";
 import {
   array,
+  bool,
   float,
   int,
   jsPropertyOrder,
@@ -17,10 +18,12 @@ import {
   record,
   rule,
   str,
+  tuple,
+  type Infer,
   type Shape,
   type ShapeDialect,
 } from "../../../src/json/shape.js";
-import { checkShape, ShapeViolation } from "../../../src/json/shape-check.js";
+import { checkShape, collectShape, ShapeViolation } from "../../../src/json/shape-check.js";
 import { compileShape, firstIssue } from "../../../src/json/shape-zod.js";
 
 type F = "word" | "enum";
@@ -30,6 +33,7 @@ function dialect(order: "closed-first" | "document"): ShapeDialect<F> {
   return {
     order,
     kind: (shape, got) => p("kind", `${shape.kind} got ${got}`),
+    bool: (shape, b) => p("const", `expected ${String(shape.value)}, got ${String(b)}`),
     string: (shape, s) => (shape.oneOf ? (shape.oneOf.includes(s) ? undefined : p("enum", "not in set")) : /^[a-z]+$/.test(s) ? undefined : p("word", "not a word")),
     int: (shape, n) => (n < shape.min || n > shape.max ? p("range", `out of [${shape.min}, ${shape.max}]`) : undefined),
     float: (shape, x) => (x < shape.min || x > shape.max ? p("range", "float out of range") : undefined),
@@ -112,6 +116,112 @@ describe("checkShape", () => {
       expect(checkShape(shape, parseStrictJson("{}"), dialect(order))).toEqual({});
       expect(() => checkShape(shape, parseStrictJson('{"a": 1}'), dialect(order))).toThrow(expect.objectContaining({ path: [], detail: "missing b" }));
     }
+  });
+});
+
+describe("collectShape", () => {
+  const collect = (shape: Shape<F>, json: string, opts = {}) => {
+    const found: string[] = [];
+    const value = collectShape(shape, parseStrictJson(json), dialect("document"), (v) => found.push(`${v.path.join(".")}: ${v.rule}`), opts);
+    return { value, found };
+  };
+
+  test("reports every problem in document order, and returns undefined when there was one", () => {
+    const { value, found } = collect(SHAPE, '{"zz": 1, "level": 9, "tags": ["a", "B", "a"], "kind": "c", "name": "x"}');
+    expect(value).toBeUndefined();
+    // Members in shape order (an array's items, then its count), unknown members after the known ones.
+    expect(found).toEqual(["level: range", "tags.1: word", "tags: count", "kind: enum", "zz: unknown"]);
+    const unknown = collect(SHAPE, '{"name": "x", "level": 1, "tags": ["a"], "kind": "a", "zz": 1, "yy": 2}');
+    expect(unknown.found).toEqual(["zz: unknown", "yy: unknown"]);
+  });
+
+  test("every repeat is reported at its index, beside items that failed; rules run only on a clean value", () => {
+    const listed = object({ list: array(str<F>("word", 10), { max: 9, unique: "value", rules: [rule<string[]>(() => ({ path: [], message: "rule ran" }))] }) });
+    expect(collect(listed, '{"list": ["a", "a", "B", "a"]}').found).toEqual(["list.2: word", "list.1: unique", "list.3: unique"]);
+    expect(collect(listed, '{"list": ["a"]}').found).toEqual(["list: rule"]);
+  });
+
+  test("a missing member is reported at its own path and the check goes on", () => {
+    expect(collect(SHAPE, '{"level": 0, "tags": [], "kind": "a"}').found).toEqual(["name: kind", "level: range"]);
+  });
+
+  test("a clean value comes back as checkShape returns it; code-point member order on request", () => {
+    const json = '{"name": "x", "level": 2, "tags": ["a"], "kind": "b", "extra": {"y": 1}}';
+    const { value, found } = collect(SHAPE, json);
+    expect(found).toEqual([]);
+    expect(value).toEqual(checkShape(SHAPE, parseStrictJson(json), dialect("document")));
+    expect(Object.keys(value as object)).toEqual(["name", "level", "tags", "kind", "extra"]);
+    const sorted = collect(SHAPE, json, { memberOrder: "code-point" }).value;
+    expect(Object.keys(sorted as object)).toEqual(["extra", "kind", "level", "name", "tags"]);
+    expect(JSON.stringify(sorted)).toBe('{"extra":{"y":1},"kind":"b","level":2,"name":"x","tags":["a"]}');
+  });
+});
+
+describe("booleans", () => {
+  const flags = object({ any: bool(), on: bool(true) });
+
+  test("a boolean, or only its constant", () => {
+    expect(checkShape(flags, parseStrictJson('{"any": false, "on": true}'), dialect("document"))).toEqual({ any: false, on: true });
+    expect(problemOf2(flags, '{"any": 1, "on": true}')).toBe("any: bool got integer");
+    expect(problemOf2(flags, '{"any": true, "on": false}')).toBe("on: expected true, got false");
+  });
+
+  test("the zod compilation agrees", () => {
+    const schema = compileShape(flags, dialect("document"));
+    expect(schema.safeParse({ any: true, on: true }).success).toBe(true);
+    const r = schema.safeParse({ any: true, on: false });
+    expect(r.success).toBe(false);
+    expect(firstIssue(r.error!, dialect("document"))).toEqual({ path: ["on"], message: "expected true, got false [const]" });
+  });
+
+  function problemOf2(shape: Shape<F>, json: string): string {
+    try {
+      checkShape(shape, parseStrictJson(json), dialect("document"));
+      return "ok";
+    } catch (e) {
+      const v = e as ShapeViolation;
+      return `${v.path.join(".")}: ${v.detail}`;
+    }
+  }
+});
+
+describe("Infer", () => {
+  test("reads the value type off a definition", () => {
+    const shape = object(
+      {
+        name: str("word", 10),
+        kind: oneOf("enum", ["a", "b"]),
+        on: bool(true),
+        flag: bool(),
+        n: int(),
+        ratio: nullable(float(0, 1)),
+        tags: array(str("word", 10), { max: 2 }),
+        pair: tuple([int(), str("word", 3)]),
+        extra: record(["x", "y"], int()),
+        inner: object({ a: int() }, { optional: ["a"] }),
+      },
+      { optional: ["ratio"] },
+    );
+    expectTypeOf<Infer<typeof shape>>().toEqualTypeOf<{
+      name: string;
+      kind: "a" | "b";
+      on: true;
+      flag: boolean;
+      n: number;
+      ratio?: number | null;
+      tags: string[];
+      pair: [number, string];
+      extra: { x?: number; y?: number };
+      inner: { a?: number };
+    }>();
+    expectTypeOf<Infer<typeof SHAPE>>().toEqualTypeOf<unknown>();
+    // The runtime value is what the type says.
+    const v: Infer<typeof shape> = checkShape(
+      shape,
+      parseStrictJson('{"name": "x", "kind": "a", "on": true, "flag": false, "n": 1, "tags": [], "pair": [1, "ab"], "extra": {}, "inner": {}}'),
+      dialect("document"),
+    );
+    expect(v.kind).toBe("a");
   });
 });
 
