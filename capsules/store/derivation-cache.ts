@@ -249,7 +249,7 @@ function writeDoc(dir: string, name: string, sealName: string, key: StoreKey, do
   const length = new Uint8Array(4);
   new DataView(length.buffer).setUint32(0, header.length);
   const plain = Buffer.concat([length, header, ...blob.parts]);
-  replaceFile(dir, name, sealCache(deflate ? deflateRawSync(plain, { level: 3 }) : plain, key, sealName));
+  replaceFile(dir, name, sealCache(deflate ? deflateRawSync(plain, { level: 3 }) : plain, key, sealName), { cache: true });
 }
 
 const pendingSealName = (id: string) => `store/${PENDING_DIR}/${id}${SEALED_SUFFIX}`;

@@ -128,9 +128,9 @@ export function readRowIndex(dir: string, name: string, key: StoreKey): Map<stri
   return out;
 }
 
-/** Seals and atomically replaces the index. */
+/** Seals and atomically replaces the index (not synced: a torn index fails authentication and is rebuilt). */
 export function writeRowIndex(dir: string, name: string, key: StoreKey, entries: Map<string, IndexEntry>): void {
   const list = [...entries].map(([id, e]) => pack(id, e));
   const plain = encoder.encode(JSON.stringify({ format: ROW_INDEX_FORMAT, entries: list }));
-  replaceFile(dir, name, seal(plain, key, SealKind.index, INDEX_SEAL_NAME));
+  replaceFile(dir, name, seal(plain, key, SealKind.index, INDEX_SEAL_NAME), { cache: true });
 }

@@ -86,8 +86,11 @@ export function removeQuietly(path: string): void {
   }
 }
 
-/** Writes `bytes` to a new temporary file in `dir` (mode 0600, O_EXCL, no symlink follow), synced. Returns its path. */
-export function stageFile(dir: string, bytes: Uint8Array): string {
+/**
+ * Writes `bytes` to a new temporary file in `dir` (mode 0600, O_EXCL, no symlink follow), synced unless `sync` is
+ * false. Returns its path.
+ */
+export function stageFile(dir: string, bytes: Uint8Array, sync = true): string {
   const path = join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString("hex")}`);
   let fd: number;
   try {
@@ -99,7 +102,7 @@ export function stageFile(dir: string, bytes: Uint8Array): string {
     fchmodSync(fd, FILE_MODE);
     let off = 0;
     while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    fdatasyncSync(fd);
+    if (sync) fdatasyncSync(fd);
   } catch (e) {
     closeSync(fd);
     removeQuietly(path);
@@ -161,16 +164,21 @@ export function createFileExclusive(dir: string, name: string, bytes: Uint8Array
   return created ? "created" : "exists";
 }
 
-/** Atomically replaces `dir/name` with `bytes` (for files whose newest version wins, such as an index). */
-export function replaceFile(dir: string, name: string, bytes: Uint8Array, opts: { syncDir?: boolean } = {}): void {
-  const temp = stageFile(dir, bytes);
+/**
+ * Atomically replaces `dir/name` with `bytes` (for files whose newest version wins, such as an index). `cache: true`
+ * is for files the store can always rebuild (the sealed row index, the derivation cache): nothing is synced, since
+ * a file a crash leaves torn or empty fails authentication and is rebuilt, and each sync costs a one-shot command
+ * about 10 ms here.
+ */
+export function replaceFile(dir: string, name: string, bytes: Uint8Array, opts: { syncDir?: boolean; cache?: boolean } = {}): void {
+  const temp = stageFile(dir, bytes, opts.cache !== true);
   try {
     renameInto(temp, join(dir, name));
   } catch (e) {
     removeQuietly(temp);
     throw e;
   }
-  if (opts.syncDir !== false) fsyncDir(dir);
+  if (opts.syncDir !== false && opts.cache !== true) fsyncDir(dir);
 }
 
 function processAlive(pid: number): boolean {

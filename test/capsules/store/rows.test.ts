@@ -143,6 +143,14 @@ describe("sealed row index", () => {
     writeFileSync(indexPath, "garbage");
     expect(store.rows().length).toBe(2);
     expect(readFileSync(indexPath).subarray(0, 4).toString("latin1")).toBe("\x89EBS");
+    // What a crash can leave of the unsynced index (docs/store.md "Writes"): a torn or empty file, rebuilt.
+    const whole = readFileSync(indexPath);
+    for (const torn of [whole.subarray(0, whole.length >> 1), Buffer.alloc(0)]) {
+      writeFileSync(indexPath, torn);
+      expect(store.rows().map((r) => r.id).sort()).toEqual([b.id, c.id].sort());
+      expect(readFileSync(indexPath).equals(whole)).toBe(false); // rewritten (a fresh nonce), not kept
+      expect(readFileSync(indexPath).length).toBe(whole.length);
+    }
   });
 
   test("hundreds of capsules list completely and identically twice (10,000 and speed: bench/store.bench.ts)", async () => {
