@@ -59,6 +59,8 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   let outcome;
   try {
     const store = await openOrCreateStore(config);
+    // Like capsule build: the capsule's derivation is written at put, so a later feed reads it (docs/feed.md).
+    (await import("../../../capsules/pipeline/stored.js")).cacheDerivationsOnPut(store, pack);
     outcome = assessAndSeal(store, pack, {
       message: message.text,
       judgement,

@@ -15,6 +15,7 @@ import { CliError } from "../../../bridge/cli/context.js";
 import { verifyCapsule } from "../../../capsules/capsule/verify.js";
 import { loadCapsuleBytes } from "../../../capsules/capsule/load.js";
 import { openStore } from "../../../capsules/store/store.js";
+import { PENDING_DIR } from "../../../capsules/store/derivation-cache.js";
 import { describeShared, sharedPath } from "../../helpers/shared.js";
 
 const PACK = sharedPath("data/intelligence-pack/intelligence-pack-v1.json");
@@ -92,6 +93,8 @@ describeShared("capsule assess", () => {
     expect(content.claims.map((c: { id: string }) => c.id)).toContain("judgement-origin");
     const store = await openStore({ home, passphrase: undefined });
     expect(store.capsuleIds()).toEqual([JSON.parse(r.stdout).content_sha256]);
+    // Its derivation was written (sealed) at put, as capsule build does, so a later feed reads it (docs/feed.md).
+    expect(readdirSync(join(store.layout.root, PENDING_DIR))).toEqual([`${JSON.parse(r.stdout).content_sha256}.sealed`]);
 
     // Canary: the text never appears; the hash and IOCs only inside the (sealed) capsule.
     const hash = createHash("sha256").update(CANARY_TEXT).digest("hex");
