@@ -27,16 +27,17 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { readRegularFileIfExists, SafeReadError } from "../../src/crypto/safe-read.js";
 import { ensurePrivateDir, removeQuietly, replaceFile } from "../../src/crypto/safe-write.js";
 import type { StoreKey } from "../../src/crypto/seal.js";
+import { readCacheFile } from "./cache-file.js";
 import { openCache, sealCache } from "./cache-seal.js";
 import { sha256Hex } from "../../src/hash.js";
 import { inFieldOrder } from "../candidates/field-order.js";
 import type { Candidate } from "../candidates/types.js";
+import { KINDS } from "../guard/index-tables.js";
 import type { PrivateKind, PrivateValue } from "../guard/private-values.js";
+import { IOC_KINDS } from "../../published/pack/vocabulary.js";
 import { CANDIDATE_POLICY_VERSION, type Derivation, type ViewOutcome } from "../pipeline/derivation.js";
-import { StoreError } from "./errors.js";
 import { CAPSULE_ID, SEALED_SUFFIX } from "./layout.js";
 
 export const OUTCOMES_FORMAT = "evidence-bridge-derivations/v1";
@@ -147,28 +148,15 @@ function unpackOutcome(row: unknown, pack: string, blob: Buffer): CachedOutcome 
   return { ...base, outcome: { status: "derived", clean: o[1] === 1, views: { default: def, typology: typ } } };
 }
 
-const PRIVATE_KINDS: ReadonlySet<string> = new Set<PrivateKind>([
-  "ioc_value",
-  "matched_term",
-  "term_hit",
-  "signal_name",
-  "observation_summary",
-  "observation_uri",
-  "observation_source",
-  "market_rate_warning",
-  "monetary_value",
-  "source_pseudonym",
-  "message_sha256",
-  "message_text",
-]);
-const IOC_KINDS: ReadonlySet<string> = new Set(["handles", "phones", "channels", "wallets", "emails", "urls"]);
+const PRIVATE_KINDS: ReadonlySet<string> = new Set(KINDS);
+const IOC_KIND_SET: ReadonlySet<string> = new Set(IOC_KINDS);
 
 function unpackValueList(list: unknown): PrivateValue[] | undefined {
   if (!Array.isArray(list)) return undefined;
   const out: PrivateValue[] = [];
   for (const v of list) {
     if (!Array.isArray(v) || (v.length !== 2 && v.length !== 3) || !PRIVATE_KINDS.has(v[0]) || !isString(v[1])) return undefined;
-    if (v.length === 3 && !IOC_KINDS.has(v[2])) return undefined;
+    if (v.length === 3 && !IOC_KIND_SET.has(v[2])) return undefined;
     out.push(v.length === 3 ? { kind: v[0], value: v[1], ioc: v[2] } : { kind: v[0], value: v[1] });
   }
   return out;
@@ -208,15 +196,8 @@ interface ReadDoc {
  * `deflated`: the plaintext was deflated before sealing (the outcomes file, see {@link writeDoc}).
  */
 function readDoc(dir: string, name: string, sealName: string, key: StoreKey, format: string, pack: string, maxBytes: number, deflated = false): ReadDoc | undefined {
-  let file: Uint8Array | undefined;
-  try {
-    file = readRegularFileIfExists(join(dir, name), { maxBytes, label: sealName });
-  } catch (e) {
-    if (e instanceof SafeReadError && e.code === "too-large") return undefined;
-    // A link, FIFO or device at the cache's name is refused at once, never waited on.
-    if (e instanceof SafeReadError) throw new StoreError("integrity", e.message);
-    throw e;
-  }
+  // A link, FIFO or device at the cache's name is refused at once, never waited on.
+  const file = readCacheFile(join(dir, name), maxBytes, sealName);
   if (file === undefined) return undefined;
   let doc: unknown;
   let blob: Buffer;

@@ -7,10 +7,9 @@
  */
 import { join } from "node:path";
 import { SealError } from "../../src/crypto/errors.js";
-import { readRegularFileIfExists, SafeReadError } from "../../src/crypto/safe-read.js";
 import { replaceFile } from "../../src/crypto/safe-write.js";
 import { SealKind, seal, unseal, type StoreKey } from "../../src/crypto/seal.js";
-import { StoreError } from "./errors.js";
+import { readCacheFile } from "./cache-file.js";
 import { CAPSULE_ID, INDEX_LABEL } from "./layout.js";
 import { RECORDED_KEY_SHAPE, type RecordedKeys, type RowFacts } from "./rows.js";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
@@ -100,14 +99,7 @@ function unpack(e: unknown): [string, IndexEntry] | undefined {
  * regular file at its name (a link, a FIFO, a device) is a {@link StoreError} `integrity`, never waited on.
  */
 export function readRowIndex(dir: string, name: string, key: StoreKey): Map<string, IndexEntry> | undefined {
-  let file: Uint8Array | undefined;
-  try {
-    file = readRegularFileIfExists(join(dir, name), { maxBytes: ROW_INDEX_MAX_BYTES, label: INDEX_LABEL });
-  } catch (e) {
-    if (e instanceof SafeReadError && e.code === "too-large") return undefined;
-    if (e instanceof SafeReadError) throw new StoreError("integrity", e.message);
-    throw e;
-  }
+  const file = readCacheFile(join(dir, name), ROW_INDEX_MAX_BYTES, INDEX_LABEL);
   if (file === undefined) return undefined;
   let doc: unknown;
   try {
