@@ -46,23 +46,61 @@ export type { FloatShape, IntShape };
 // ---------------------------------------------------------------------------------------------------------------
 // Constructors with the assessment's defaults
 
+// Each keeps the literal parts it is given (vocabularies, members, items) in its return type, as the generic
+// constructors of `src/json/shape.ts` do, so `Infer` reads the assessment's value types off `assessment-shape.ts`.
+
 export function str(format: StringFormat, maxChars = 16_384, emptyAllowed = false): StringShape {
   return G.str(format, maxChars, emptyAllowed);
 }
 
-export function oneOf(values: readonly string[]): StringShape {
+export function oneOf<const V extends readonly string[]>(values: V): StringShape & { oneOf: V } {
   return G.oneOf("raw", values);
 }
 
-export function literal(value: string): StringShape {
-  return oneOf([value]);
+export function literal<const V extends string>(value: V): StringShape & { oneOf: readonly [V] } {
+  return oneOf([value] as const);
 }
 
-export const nullable = (inner: Shape) => G.nullable<StringFormat>(inner);
-export const array = (item: Shape, opts: Parameters<typeof G.array<StringFormat>>[1]) => G.array<StringFormat>(item, opts);
-export const tuple = (items: readonly Shape[]) => G.tuple<StringFormat>(items);
-export const object = (fields: Record<string, Shape>, opts?: Parameters<typeof G.object<StringFormat>>[1]) => G.object<StringFormat>(fields, opts);
-export const record = (keys: readonly string[], value: Shape, rules?: readonly G.Rule[]) => G.record<StringFormat>(keys, value, rules);
+/** A tuple of fixed strings, in order (`values` of a `const` tuple type give a tuple of literals). */
+export function literals<const V extends readonly string[]>(
+  values: V,
+): G.TupleShape<StringFormat, { readonly [K in keyof V]: StringShape & { oneOf: readonly [V[K]] } }> {
+  return G.tuple<StringFormat, { readonly [K in keyof V]: StringShape & { oneOf: readonly [V[K]] } }>(
+    values.map((v) => literal(v)) as { readonly [K in keyof V]: StringShape & { oneOf: readonly [V[K]] } },
+  );
+}
+
+/** The members `keys`, every one with the same shape (a closed object's fields). */
+export function sameShapeFor<const K extends readonly string[], S extends Shape>(keys: K, shape: S): { readonly [P in K[number]]: S } {
+  return Object.fromEntries(keys.map((k) => [k, shape])) as { readonly [P in K[number]]: S };
+}
+
+export function nullable<const S extends Shape>(inner: S): G.NullableShape<StringFormat, S> {
+  return G.nullable<StringFormat, S>(inner);
+}
+
+export function array<const S extends Shape>(item: S, opts: Parameters<typeof G.array<StringFormat>>[1]): G.ArrayShape<StringFormat, S> {
+  return G.array<StringFormat, S>(item, opts);
+}
+
+export function tuple<const T extends readonly Shape[]>(items: T): G.TupleShape<StringFormat, T> {
+  return G.tuple<StringFormat, T>(items);
+}
+
+export function object<const T extends Record<string, Shape>, const O extends keyof T & string = never, const A extends boolean = false>(
+  fields: T,
+  opts?: { optional?: readonly O[]; allOrNone?: A; rules?: readonly G.Rule[] },
+): G.ObjectOf<T, O, A> {
+  return G.object<StringFormat, T, O, A>(fields, opts);
+}
+
+export function record<const K extends readonly string[], const V extends Shape>(
+  keys: K,
+  value: V,
+  rules?: readonly G.Rule[],
+): G.RecordShape<StringFormat> & { keys: K; value: V } {
+  return G.record<StringFormat, K, V>(keys, value, rules);
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Leaf problems (message text after `<path>: `)

@@ -66,9 +66,10 @@ export function findingMatchesRule(f: ThreatFinding): Issue | undefined {
       `expected ${expected} = floor ${FINDING_SCORE_FLOOR[f.tier]} for ${f.tier} + 5 per evidence class beyond 2, capped at ${FINDING_SCORE_CAP} (got ${f.score})`,
     );
   }
+  const listed: readonly string[] = f.evidence_classes;
   for (const cls of Object.keys(f.matched_terms)) {
     if (cls === "contact") return issue(["matched_terms", cls], "the contact class never carries matched terms");
-    if (!f.evidence_classes.includes(cls)) {
+    if (!listed.includes(cls)) {
       return issue(["matched_terms", cls], `evidence class ${cls} is not listed in evidence_classes`);
     }
   }

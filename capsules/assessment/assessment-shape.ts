@@ -9,15 +9,16 @@ import {
   float,
   int,
   literal,
+  literals,
   MAX_INT,
   nullable,
   object,
   oneOf,
   record,
   rule,
+  sameShapeFor,
   str,
-  tuple,
-  type Shape,
+  type Rule,
 } from "./assessment-dialect.js";
 import {
   collectionIsCoherent,
@@ -72,6 +73,10 @@ import {
   THREAT_SCHEMA_VERSION,
 } from "./vocabulary.js";
 
+// No type annotations on the shapes below: their types are what `Infer` reads the assessment's types from
+// (`types.ts`). The cross-field rules are typed by those very types, so each rule list is a constant with a declared
+// type: reading a shape's type then never goes through a rule's parameter type (which would be circular).
+
 const identifier = str("identifier", 128);
 const sortedIdentifiers = (max: number) => array(identifier, { max, order: "code-point" });
 
@@ -84,6 +89,7 @@ const signal = object({
 /** IOC values: exact strings, unique, first-seen order, no control/format characters. */
 const iocValues = array(str("text", 2048), { max: 256, unique: "value" });
 
+const detectorRules: readonly Rule[] = [rule<Detector>(detectorTierMatchesScore), rule<Detector>(signalFamiliesMatchNames)];
 const detector = object(
   {
     tier: oneOf(TIERS),
@@ -91,13 +97,15 @@ const detector = object(
     carrier_score: int(),
     families: array(oneOf(DETECTOR_FAMILIES), { max: DETECTOR_FAMILIES.length, order: "code-point" }),
     signals: array(signal, { max: KNOWN_DETECTOR_SIGNALS.length }),
-    iocs: object(Object.fromEntries(IOC_KINDS.map((k) => [k, iocValues])), { allOrNone: true }),
+    iocs: object(sameShapeFor(IOC_KINDS, iocValues), { allOrNone: true }),
   },
-  { rules: [rule<Detector>(detectorTierMatchesScore), rule<Detector>(signalFamiliesMatchNames)] },
+  { rules: detectorRules },
 );
 
-const TERM_CLASSES = THREAT_EVIDENCE_CLASSES.filter((c) => c !== "contact");
+type TermClass = Exclude<(typeof THREAT_EVIDENCE_CLASSES)[number], "contact">;
+const TERM_CLASSES = THREAT_EVIDENCE_CLASSES.filter((c): c is TermClass => c !== "contact");
 
+const findingRules: readonly Rule[] = [rule<ThreatFinding>(findingMatchesRule)];
 const finding = object(
   {
     rule_id: oneOf(Object.keys(THREAT_RULES)),
@@ -110,9 +118,10 @@ const finding = object(
     attribution_markers: array(oneOf(SUPPRESSOR_SIGNALS), { max: SUPPRESSOR_SIGNALS.length, order: "code-point" }),
     limitations: array(str("text", 1024), { min: 1, max: 1 }),
   },
-  { rules: [rule<ThreatFinding>(findingMatchesRule)] },
+  { rules: findingRules },
 );
 
+const threatAssessmentRules: readonly Rule[] = [rule<ThreatAssessment>(threatSummaryMatchesFindings)];
 const threatAssessment = object(
   {
     schema_version: literal(THREAT_SCHEMA_VERSION),
@@ -121,11 +130,12 @@ const threatAssessment = object(
     score: int(),
     families: array(oneOf(THREAT_FAMILIES), { max: THREAT_FAMILIES.length, unique: "value" }),
     findings: array(finding, { max: Object.keys(THREAT_RULES).length }),
-    limitations: tuple(THREAT_LIMITATIONS.map(literal)),
+    limitations: literals(THREAT_LIMITATIONS),
   },
-  { rules: [rule<ThreatAssessment>(threatSummaryMatchesFindings)] },
+  { rules: threatAssessmentRules },
 );
 
+const collectionRules: readonly Rule[] = [rule<Collection>(collectionIsCoherent)];
 const collection = object(
   {
     schema_version: literal(COLLECTION_SCHEMA_VERSION),
@@ -140,7 +150,7 @@ const collection = object(
     observed_at: str("timestamp", 64),
     scope_note: literal(SCOPE_NOTE),
   },
-  { rules: [rule<Collection>(collectionIsCoherent)] },
+  { rules: collectionRules },
 );
 
 const marketRate = object({
@@ -170,6 +180,7 @@ const matchedIndicator = object({
   signal_hits: array(identifier, { max: 256, unique: "value" }),
 });
 
+const observationRules: readonly Rule[] = [rule<ExternalObservation>(observationIocFields)];
 const observation = object(
   {
     typology_id: identifier,
@@ -185,7 +196,7 @@ const observation = object(
     matched_ioc_kind: oneOf(["", ...IOC_KINDS]),
     matched_ioc_value: str("text", 2048, true),
   },
-  { rules: [rule<ExternalObservation>(observationIocFields)] },
+  { rules: observationRules },
 );
 
 const typologySource = object({
@@ -196,6 +207,7 @@ const typologySource = object({
   url: str("https-url", 1024),
 });
 
+const hypothesisRules: readonly Rule[] = [rule<Hypothesis>(hypothesisObservationsBelong)];
 const hypothesis = object(
   {
     typology_id: identifier,
@@ -209,11 +221,12 @@ const hypothesis = object(
     typology_sources: array(typologySource, { min: 1, max: 32, unique: { key: "id" } }),
     limitations: array(str("text", 512), { min: 1, max: 16, unique: "value" }),
   },
-  { rules: [rule<Hypothesis>(hypothesisObservationsBelong)] },
+  { rules: hypothesisRules },
 );
 
+const assessmentRules: readonly Rule[] = [rule<Assessment>(hypothesesBindToMessage)];
 /** The assessment root: exactly 13 members, checked in the reference's order (§2.10). */
-export const ASSESSMENT_SHAPE: Shape = object(
+export const ASSESSMENT_SHAPE = object(
   {
     schema_version: literal(ASSESSMENT_SCHEMA_VERSION),
     assessment_id: str("hex24", 24),
@@ -226,8 +239,8 @@ export const ASSESSMENT_SHAPE: Shape = object(
     market_rate: marketRate,
     intelligence_pack: intelligencePack,
     hypotheses: array(hypothesis, { max: 32 }),
-    limitations: tuple(ASSESSMENT_LIMITATIONS.map(literal)),
+    limitations: literals(ASSESSMENT_LIMITATIONS),
     abstentions: record(DIMENSIONS, oneOf(ABSTENTION_VALUES)),
   },
-  { rules: [rule<Assessment>(hypothesesBindToMessage)] },
+  { rules: assessmentRules },
 );

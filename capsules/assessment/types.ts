@@ -2,7 +2,8 @@
  * TypeScript shapes of a `scamshield-provenance/v1` assessment (assessment-v1 §2), as plain JS values
  * (the strict value model converted with `toPlain`: objects are plain records, floats are numbers).
  *
- * These are types only: validation lives in `schema.ts` (shapes) and `consistency.ts` (pack recomputation).
+ * These are types only: validation lives in `schema.ts` (shapes) and `consistency.ts` (pack recomputation). The
+ * object types are `Infer` of the shapes in `assessment-shape.ts`, so the fields are written once.
  */
 
 // The provenance vocabulary and hypothesis shapes are defined once, next to the matcher, and re-exported here.
@@ -31,8 +32,8 @@ export type {
   MatchedIndicator,
   TypologySource,
 } from "../../published/pack/types.js";
-import type { Abstentions, Hypothesis } from "../../published/pack/types.js";
-import type { IocKind } from "../../published/pack/vocabulary.js";
+import type { Infer } from "../../src/json/shape.js";
+import type { ASSESSMENT_SHAPE } from "./assessment-shape.js";
 
 export const TIERS = ["CLEAN", "WATCH", "LIKELY_SCAM", "CONFIRMED_PATTERN"] as const;
 export type Tier = (typeof TIERS)[number];
@@ -64,96 +65,36 @@ export type MarketRateStatus = (typeof MARKET_RATE_STATUSES)[number];
 export const THREAT_FAMILIES = ["NARCOTICS", "WILDLIFE", "WEAPONS", "FORGERY", "CYBERCRIME", "FRAUD", "EXPLOITATION"] as const;
 export type ThreatFamily = (typeof THREAT_FAMILIES)[number];
 
+// The assessment's object types, read off its one definition (`assessment-shape.ts`): what `checkShape` returns
+// for an assessment that passed ASSESSMENT_SHAPE. The hypothesis types above stay with the matcher that produces
+// them (`published/` cannot import `capsules/`); test/capsules/assessment/types.test.ts holds them equal. Where a
+// shape says more than the former hand-written interfaces (closed vocabularies, fixed sentences, the threat
+// limitations tuple) these types do too; no hand-written type was narrower than its shape, so none is kept.
+type Checked = Infer<typeof ASSESSMENT_SHAPE>;
+
 /** §2.3 `detector.signals[]`. */
-export interface DetectorSignal {
-  name: string;
-  family: SignalFamily;
-  weight: number;
-}
+export type DetectorSignal = Detector["signals"][number];
 
 /** §2.3 `detector.iocs`: `{}` or all six kinds. */
-export type Iocs = Partial<Record<IocKind, string[]>>;
+export type Iocs = Detector["iocs"];
 
 /** §2.3 `detector`. */
-export interface Detector {
-  tier: Tier;
-  score: number;
-  carrier_score: number;
-  families: DetectorFamily[];
-  signals: DetectorSignal[];
-  iocs: Iocs;
-}
+export type Detector = Checked["detector"];
 
-/** §2.4 `threat_assessment.findings[]`. */
-export interface ThreatFinding {
-  rule_id: string;
-  family: ThreatFamily;
-  label: string;
-  tier: Exclude<Tier, "CLEAN">;
-  score: number;
-  evidence_classes: string[];
-  /** Evidence class (other than `contact`) → raw message fragments. Private. */
-  matched_terms: Record<string, string[]>;
-  attribution_markers: string[];
-  limitations: string[];
-}
+/** §2.4 `threat_assessment.findings[]` (`matched_terms`: evidence class other than `contact` → raw message fragments; private). */
+export type ThreatFinding = ThreatAssessment["findings"][number];
 
 /** §2.4 `threat_assessment`. */
-export interface ThreatAssessment {
-  schema_version: "scamshield-threat-assessment/v1";
-  ruleset_version: string;
-  tier: Tier;
-  score: number;
-  families: ThreatFamily[];
-  findings: ThreatFinding[];
-  limitations: string[];
-}
+export type ThreatAssessment = Checked["threat_assessment"];
 
 /** §2.5 `collection`. */
-export interface Collection {
-  schema_version: "scamshield-collection/v1";
-  surface: Surface;
-  authorization: Authorization;
-  source_pseudonym: string;
-  script_hints: ScriptHint[];
-  observed_at: string;
-  scope_note: string;
-}
+export type Collection = Checked["collection"];
 
 /** §2.6 `market_rate`. */
-export interface MarketRate {
-  rate: number;
-  status: MarketRateStatus;
-  observed_at: string;
-  sources: string[];
-  source_urls: string[];
-  spread_pct: number | null;
-  warnings: string[];
-}
+export type MarketRate = Checked["market_rate"];
 
-/** §2.7 `intelligence_pack`. */
-export interface IntelligencePackRef {
-  schema: string;
-  version: string;
-  generated_at: string;
-  /** The publisher's name. */
-  publisher: string;
-  sha256: string;
-}
+/** §2.7 `intelligence_pack` (`publisher`: the publisher's name). */
+export type IntelligencePackRef = Checked["intelligence_pack"];
 
 /** The whole assessment (§2.2, exactly 13 keys). */
-export interface Assessment {
-  schema_version: "scamshield-provenance/v1";
-  assessment_id: string;
-  created_at: string;
-  message_sha256: string;
-  detector: Detector;
-  threat_assessment: ThreatAssessment;
-  collection: Collection;
-  market_rate: MarketRate;
-  intelligence_pack: IntelligencePackRef;
-  hypotheses: Hypothesis[];
-  origin_answer: string;
-  abstentions: Abstentions;
-  limitations: string[];
-}
+export type Assessment = Checked;
