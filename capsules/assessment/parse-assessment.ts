@@ -87,7 +87,7 @@ export function parseAssessment(bytes: Uint8Array): ParsedAssessment {
   }
   let assessment: Assessment;
   try {
-    assessment = checkShape(ASSESSMENT_SHAPE, value, ASSESSMENT_DIALECT) as Assessment;
+    assessment = checkShape(ASSESSMENT_SHAPE, value, ASSESSMENT_DIALECT);
   } catch (e) {
     if (!(e instanceof ShapeViolation)) throw e;
     const path = assessmentPath(e.path);
