@@ -301,41 +301,52 @@ export function hexWindowKey(window: string): number {
 /** Value of a lower-case hex digit by char code, -1 for anything else. */
 const HEX_VALUE = new Int8Array(128).fill(-1);
 for (let d = 0; d < 16; d++) HEX_VALUE["0123456789abcdef".charCodeAt(d)] = d;
-const HEX_HIGH = 16 ** (HEX_WINDOW - 1);
+
+/**
+ * Every `width`-digit window of the digit runs of `text` in base `base`, as numbers (computed rolling: one pass, no
+ * slices), appended to `out`. `values` gives each ASCII character's digit value, -1 for a character that ends a run.
+ * `backwards`: the windows of the text reversed. `base ** width` must stay below 2^53.
+ */
+function rollingWindowKeys(text: string, values: Int8Array, base: number, width: number, out: number[], backwards: boolean): number[] {
+  const high = base ** (width - 1);
+  let key = 0;
+  let len = 0;
+  const n = text.length;
+  for (let j = 0; j < n; j++) {
+    const c = text.charCodeAt(backwards ? n - 1 - j : j);
+    const d = c < 128 ? values[c] : -1;
+    if (d < 0) {
+      len = 0;
+      key = 0;
+      continue;
+    }
+    key = (key % high) * base + d;
+    if (++len >= width) out.push(key);
+  }
+  return out;
+}
 
 /**
  * Every {@link HEX_WINDOW}-digit window of a lower-case hex run, as keys ({@link hexWindowKey} of each window),
  * computed rolling (one pass, no slices), appended to `out`. `backwards`: the windows of the run reversed.
  */
 export function hexWindowKeys(run: string, out: number[] = [], backwards = false): number[] {
-  let key = 0;
-  let len = 0;
-  const n = run.length;
-  for (let j = 0; j < n; j++) {
-    const c = run.charCodeAt(backwards ? n - 1 - j : j);
-    const d = c < 128 ? HEX_VALUE[c] : -1;
-    if (d < 0) {
-      len = 0;
-      key = 0;
-      continue;
-    }
-    key = (key % HEX_HIGH) * 16 + d;
-    if (++len >= HEX_WINDOW) out.push(key);
-  }
-  return out;
+  return rollingWindowKeys(run, HEX_VALUE, 16, HEX_WINDOW, out, backwards);
 }
 
 /**
  * Decimal digit windows. Digits fold to themselves except 0 and 1, which the confusable skeleton reads as o and
  * l: in a compact form, a run of folded digits is a run of these characters.
  */
-const FOLDED_DIGIT = new Int8Array(128).fill(-1);
+const DIGIT_VALUE = new Int8Array(128).fill(-1);
 for (let d = 0; d < 10; d++) {
   const f = ASCII_FOLD[48 + d];
   // The skeleton data decides what a digit folds to; one ASCII character per digit is what this reading needs.
-  if (f.length !== 1 || f.charCodeAt(0) >= 128 || FOLDED_DIGIT[f.charCodeAt(0)] !== -1) throw new Error(`forms: digit ${d} folds to '${f}'`);
-  FOLDED_DIGIT[f.charCodeAt(0)] = d;
+  if (f.length !== 1 || f.charCodeAt(0) >= 128 || DIGIT_VALUE[f.charCodeAt(0)] !== -1) throw new Error(`forms: digit ${d} folds to '${f}'`);
+  DIGIT_VALUE[f.charCodeAt(0)] = d;
 }
+// An ASCII digit reads as itself (a value's digits are given as written), whatever else folds to it.
+for (let d = 0; d < 10; d++) DIGIT_VALUE[48 + d] = d;
 
 /** The compact form of a string of ASCII digits (what {@link compactForm} gives for it). */
 export function foldDigits(digits: string): string {
@@ -349,22 +360,7 @@ export function foldDigits(digits: string): string {
  * the digit) or in a string of ASCII digits, as numbers, appended to `out`. `width` ≤ 15.
  */
 export function digitWindowKeys(compact: string, width: number, out: number[] = []): number[] {
-  const high = 10 ** (width - 1);
-  let key = 0;
-  let len = 0;
-  for (let i = 0; i < compact.length; i++) {
-    const c = compact.charCodeAt(i);
-    // An ASCII digit reads as itself (a value's digits are given as written), anything else as the digit it is the fold of.
-    const d = c >= 48 && c <= 57 ? c - 48 : c < 128 ? FOLDED_DIGIT[c] : -1;
-    if (d < 0) {
-      len = 0;
-      key = 0;
-      continue;
-    }
-    key = (key % high) * 10 + d;
-    if (++len >= width) out.push(key);
-  }
-  return out;
+  return rollingWindowKeys(compact, DIGIT_VALUE, 10, width, out, false);
 }
 
 /** Lower-case hex of bytes. */

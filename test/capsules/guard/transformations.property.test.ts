@@ -123,16 +123,22 @@ function channels(guard: OutwardGuard, text: string): Record<string, boolean> {
   };
 }
 
+/** The texts a case is tested as: the value under transformation `t`, each documented form, and each form under `t`. */
+function formsUnder(c: { value: PrivateValue; forms: Record<string, string> }, t: string): [string, string][] {
+  const forms: [string, string][] = [[t, GENERIC[t](c.value.value)]];
+  for (const [n, f] of Object.entries(c.forms)) {
+    forms.push([n, f]);
+    if (!ENCODED_FORM.test(n) || KEEPS_ENCODING.includes(t)) forms.push([`${n}, ${t}`, GENERIC[t](f)]);
+  }
+  return forms;
+}
+
 describe("the outward guard finds every kind in every documented form on every channel", () => {
   it("holds for generated values × transformations", () => {
     fc.assert(
       fc.property(cases, fc.constantFrom(...Object.keys(GENERIC)), (c, t) => {
         const guard = new OutwardGuard([c.value]);
-        const forms: [string, string][] = [[t, GENERIC[t](c.value.value)]];
-        for (const [n, f] of Object.entries(c.forms)) {
-          forms.push([n, f]);
-          if (!ENCODED_FORM.test(n) || KEEPS_ENCODING.includes(t)) forms.push([`${n}, ${t}`, GENERIC[t](f)]);
-        }
+        const forms = formsUnder(c, t);
         for (const [name, text] of forms) {
           for (const [channel, stopped] of Object.entries(channels(guard, text))) {
             expect(stopped, `${c.value.kind}/${c.value.ioc ?? ""} as ${name} through ${channel}`).toBe(true);
@@ -155,11 +161,7 @@ describe("the outward guard finds every kind in every documented form on every c
           Array.from({ length: 300 }, (_, i) => ({ kind: "market_rate_warning", value: `${c.value.value} (${i}) ${c.value.value}` }) as PrivateValue),
         );
         guard.add([c.value]);
-        const forms: [string, string][] = [[t, GENERIC[t](c.value.value)]];
-        for (const [n, f] of Object.entries(c.forms)) {
-          forms.push([n, f]);
-          if (!ENCODED_FORM.test(n) || KEEPS_ENCODING.includes(t)) forms.push([`${n}, ${t}`, GENERIC[t](f)]);
-        }
+        const forms = formsUnder(c, t);
         for (const [name, text] of forms) {
           for (const [channel, stopped] of Object.entries(channels(guard, text))) {
             expect(stopped, `${c.value.kind}/${c.value.ioc ?? ""} as ${name} through ${channel}`).toBe(true);
