@@ -8,7 +8,7 @@ import type { IntelligencePack } from "../../published/pack/types.js";
 import { candidateView } from "../pipeline/derivation.js";
 import { DerivationCache, type CachedOutcome } from "../store/derivation-cache.js";
 import type { SealedStore } from "../store/store.js";
-import { FeedCollector, feedIds, feedItem, type FeedOptions, type FeedOutcome } from "./collector.js";
+import { collectFeed, feedIds, type FeedOptions, type FeedOutcome } from "./collector.js";
 
 /** The feed from cached rows only, or undefined when a capsule lacks one (nothing was buffered then). */
 export function feedFromCache(store: SealedStore, pack: IntelligencePack, opts: FeedOptions): FeedOutcome | undefined {
@@ -20,16 +20,7 @@ export function feedFromCache(store: SealedStore, pack: IntelligencePack, opts: 
     if (row === undefined) return undefined;
     rows.set(id, row);
   }
-  const collector = new FeedCollector(ids.length, opts);
   const source = { candidate: (id: string, view: FeedOptions) => candidateView(rows.get(id)!, view) };
-  try {
-    for (const id of ids) collector.add(id, feedItem(source, id, opts));
-    return collector.finish();
-  } catch (e) {
-    collector.abandon();
-    throw e;
-  } finally {
-    // Pending rows (capsules stored since) were merged: write them into the cache files.
-    cache.save(() => new Set(ids));
-  }
+  // Pending rows (capsules stored since) were merged: they are written into the cache files.
+  return collectFeed(ids, source, opts, () => cache.save(() => new Set(ids)));
 }

@@ -115,6 +115,23 @@ export class FeedCollector {
   }
 }
 
+/**
+ * The feed of `ids` from `source`, all or nothing: on a failure the buffered lines are dropped and the error (a
+ * {@link FeedError} naming the capsule) propagates. `save` runs either way (what was derived goes to the cache).
+ */
+export function collectFeed(ids: readonly string[], source: CandidateSource, opts: FeedOptions, save: () => void): FeedOutcome {
+  const collector = new FeedCollector(ids.length, opts);
+  try {
+    for (const id of ids) collector.add(id, feedItem(source, id, opts));
+    return collector.finish();
+  } catch (e) {
+    collector.abandon();
+    throw e;
+  } finally {
+    save();
+  }
+}
+
 /** The ids to feed, in id order; a listing failure is a {@link FeedError}. */
 export function feedIds(store: SealedStore | undefined): string[] {
   if (store === undefined) return [];

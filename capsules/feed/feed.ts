@@ -23,7 +23,7 @@
 import type { IntelligencePack } from "../../published/pack/types.js";
 import { StoredDerivations } from "../pipeline/stored.js";
 import type { SealedStore } from "../store/store.js";
-import { FeedCollector, feedIds, feedItem, type FeedOptions, type FeedOutcome } from "./collector.js";
+import { collectFeed, FeedCollector, feedIds, type FeedOptions, type FeedOutcome } from "./collector.js";
 
 export { FeedCollector, feedIds, feedItem, type CandidateSource, type FeedItem, type FeedOptions, type FeedOutcome, type WithheldEntry } from "./collector.js";
 
@@ -32,17 +32,8 @@ export { FeedCollector, feedIds, feedItem, type CandidateSource, type FeedItem, 
  * On failure the buffered lines are dropped and a {@link FeedError} names the capsule.
  */
 export function buildFeed(store: SealedStore | undefined, pack: IntelligencePack, opts: FeedOptions): FeedOutcome {
+  if (store === undefined) return new FeedCollector(0, opts).finish();
   const ids = feedIds(store);
-  const collector = new FeedCollector(ids.length, opts);
-  if (store === undefined) return collector.finish();
   const derivations = new StoredDerivations(store, pack);
-  try {
-    for (const id of ids) collector.add(id, feedItem(derivations, id, opts));
-    return collector.finish();
-  } catch (e) {
-    collector.abandon();
-    throw e;
-  } finally {
-    derivations.save();
-  }
+  return collectFeed(ids, derivations, opts, () => derivations.save());
 }
