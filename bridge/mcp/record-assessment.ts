@@ -15,7 +15,7 @@ import { ASSESSMENT_MAX_BYTES } from "../../capsules/assessment/parse-assessment
 import { candidateView, type Derivation } from "../../capsules/pipeline/derive.js";
 import { cacheDerivationsOnPut, deriveStorable } from "../../capsules/pipeline/stored.js";
 import { OutwardGuard } from "../../capsules/guard/outward-guard.js";
-import { assessmentPrivateValues, type PrivateValue } from "../../capsules/guard/private-values.js";
+import type { PrivateValue } from "../../capsules/guard/private-values.js";
 import { verifyCapsule } from "../../capsules/capsule/verify.js";
 import type { Assessment } from "../../capsules/assessment/types.js";
 import { buildFromIntake, BuiltCapsule } from "../../capsules/pipeline/build.js";
@@ -113,17 +113,12 @@ export async function outwardSummary(
   derivation?: Derivation,
 ) {
   const { id } = capsule;
-  let report;
-  if (capsule instanceof BuiltCapsule) {
-    // What capsulePrivateValues would read from the envelope: the values of its one inline document, the assessment.
-    ctx.egress.rememberValues(id, assessmentPrivateValues(capsule.intake.value));
-    report = capsule.report;
-  } else {
-    ctx.egress.remember(id, capsule.envelope);
-    report = capsule.report ?? verifyCapsule(capsule.envelope);
-  }
   // The derivation the store's put just wrote to the cache, or one made here (an earlier recording, opened).
-  const derived = candidateView(derivation ?? deriveStorable(capsule, pack), { includeTypologyMatches: false, includeClean: false });
+  const d = derivation ?? deriveStorable(capsule, pack);
+  // The values the store-wide guard holds for this capsule, as the derivation read them from its inline documents.
+  ctx.egress.rememberValues(id, d.storeValues);
+  const report = capsule instanceof BuiltCapsule ? capsule.report : (capsule.report ?? verifyCapsule(capsule.envelope));
+  const derived = candidateView(d, { includeTypologyMatches: false, includeClean: false });
   const candidate_preview =
     derived.status === "emitted"
       ? { status: derived.status, digest: derived.digest, candidate: derived.candidate }
