@@ -5,13 +5,14 @@
  * capsule is opened, parsed and derived; "warm": the cache the previous run saved is read (issue 14 item 6: a read of
  * sealed rows). Issue 11: the outward guard's share of a cold feed in process (warm JIT), measured by timing the
  * guard's entry points (guard-share.ts). Synthetic but valid assessment capsules: example 03 of ../shared with varied
- * `created_at` (and so recomputed `assessment_id`s and distinct capsule ids), built with the project's adapter and
- * sealed into a temporary store. Skipped with a note when ../shared (or EVIDENCE_BRIDGE_PACK) is missing.
+ * `created_at` (and so recomputed `assessment_id`s and distinct capsule ids) and distinct private values (message
+ * hash, pseudonym, IOCs: {@link distinctValues}), built with the project's adapter and sealed into a temporary store. Skipped with a note when ../shared (or EVIDENCE_BRIDGE_PACK) is missing.
  *
  * The project machine is shared: next to the wall time, the one-process rows report the feed process's CPU time
  * (user + system, all its threads; Linux) and the 1-minute load average, so runs under different load compare.
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { performance } from "node:perf_hooks";
@@ -27,7 +28,7 @@ import { openOrCreateStore } from "../capsules/store/store.js";
 import { main } from "../bridge/cli/main.js";
 import { canonicalText } from "../src/json/canonical.js";
 import { parseStrictJson } from "../src/json/parse.js";
-import type { JsonObject } from "../src/json/value.js";
+import type { JsonObject, JsonValue } from "../src/json/value.js";
 import { OUTCOMES_NAME, PENDING_DIR, VALUES_NAME } from "../capsules/store/derivation-cache.js";
 import { guardShareRow, installGuardMeter } from "./guard-share.js";
 import { atMost, median, peakRssMb, userEnv, type BenchResult } from "./harness.js";
@@ -54,9 +55,38 @@ function createdAt(i: number): string {
   return `${t.slice(0, 19)}.${String(300009 + i).padStart(6, "0").slice(-6)}Z`;
 }
 
+/** `value` with member `key` replaced (a copy; JSON objects are Maps). */
+function withMember(value: JsonObject, key: string, member: JsonValue): JsonObject {
+  const copy = new Map(value);
+  copy.set(key, member);
+  return copy;
+}
+
+/**
+ * The private values of capsule `i`, distinct per capsule as in a real store (the outward guard folds each
+ * distinct value once): the message hash, the source pseudonym, and the handle, phones, channel, e-mail, URL and
+ * hex wallet, each changed in a way the format allows. The base58 and bech32 wallets keep their checksummed
+ * values (the same wallets seen in many messages).
+ */
+function distinctValues(template: JsonObject, i: number): JsonObject {
+  const h = createHash("sha256").update(`synthetic capsule ${i}`).digest("hex");
+  const n = String(i).padStart(5, "0");
+  const detector = template.get("detector") as JsonObject;
+  const iocs = new Map([
+    ["channels", [`t.me/usdt_inr_rates_${n}`]],
+    ["emails", [`ops${n}@usdt-desk.example`]],
+    ["handles", [`@usdt_kitchen_${n}`]],
+    ["phones", [`+91 98765 ${n}`, `91234${n}`]],
+    ["urls", [`https://usdt-inr-desk.example/rates/${n}`]],
+    ["wallets", ((detector.get("iocs") as JsonObject).get("wallets") as string[]).map((w) => (w.startsWith("0x") ? `0x${h.slice(0, 40)}` : w))],
+  ]) as JsonObject;
+  const collection = withMember(template.get("collection") as JsonObject, "source_pseudonym", h.slice(40, 64));
+  return withMember(withMember(withMember(template, "message_sha256", createHash("sha256").update(h).digest("hex")), "collection", collection), "detector", withMember(detector, "iocs", iocs));
+}
+
 /** The capsule file bytes (canonical envelope + LF) and id of synthetic capsule `i`. */
 export function syntheticCapsule(template: JsonObject, i: number): { bytes: Uint8Array; id: string } {
-  const doc = new Map(template);
+  const doc = new Map(distinctValues(template, i));
   doc.set("created_at", createdAt(i));
   doc.set("assessment_id", computeAssessmentId(doc));
   const text = pythonJsonText(doc);

@@ -1,6 +1,7 @@
 /**
  * How much of an in-process run the outward guard takes (issue 11: the guard may cost the feed and the review export
- * at most 10 %): wraps the guard's entry points (`add`, which indexes values, and `check`/`checkText`/`checkCall`)
+ * at most 10 %): wraps the guard's entry points (`add`, which indexes values, `check`/`checkText`/`checkCall`, and
+ * the static `narrowed`/`valuesThatMayOccur`, which fold every stored value they are given)
  * with a timer for as long as the returned meter is installed. Nested calls are counted once. Benchmarks only.
  */
 import { performance } from "node:perf_hooks";
@@ -9,6 +10,8 @@ import type { BenchResult } from "./harness.js";
 
 type Method = "add" | "check" | "checkText" | "checkCall";
 const METHODS: readonly Method[] = ["add", "check", "checkText", "checkCall"];
+type Static = "narrowed" | "valuesThatMayOccur";
+const STATICS: readonly Static[] = ["narrowed", "valuesThatMayOccur"];
 
 export interface GuardMeter {
   /** Guard milliseconds since the last reset. */
@@ -22,8 +25,8 @@ export function installGuardMeter(): GuardMeter {
   const originals = METHODS.map((m) => [m, proto[m]] as const);
   let total = 0;
   let depth = 0;
-  for (const [m, original] of originals) {
-    proto[m] = function (this: unknown, ...args: unknown[]) {
+  const timed = (original: (...a: unknown[]) => unknown) =>
+    function (this: unknown, ...args: unknown[]) {
       if (depth++ > 0) {
         try {
           return original.apply(this, args);
@@ -39,7 +42,11 @@ export function installGuardMeter(): GuardMeter {
         total += performance.now() - t0;
       }
     };
-  }
+  for (const [m, original] of originals) proto[m] = timed(original);
+  // The constructors of narrowed guards: they fold every stored value they consider (outward-guard.ts).
+  const statics = OutwardGuard as unknown as Record<Static, (...a: unknown[]) => unknown>;
+  const staticOriginals = STATICS.map((m) => [m, statics[m]] as const);
+  for (const [m, original] of staticOriginals) statics[m] = timed(original);
   return {
     ms: () => total,
     reset: () => {
@@ -47,6 +54,7 @@ export function installGuardMeter(): GuardMeter {
     },
     uninstall: () => {
       for (const [m, original] of originals) proto[m] = original;
+      for (const [m, original] of staticOriginals) statics[m] = original;
     },
   };
 }

@@ -16,6 +16,7 @@
  * once and looks each position up, so its cost grows with the outward text, not with the size of the store.
  */
 import { indexPath, isJsonFloat, isJsonObject, memberPath } from "../../src/json/value.js";
+import { BoundedCache } from "./bounded-cache.js";
 import { bytesHex, decodingLayers, digitWindowKeys, foldText, HEX_WINDOW, hexRuns, hexWindowKeys, wholeTokens } from "./forms.js";
 import { type Bucket, fileForm, formAtKey, KEY_LONG, KEY_SHORT, kindOf, KINDS, WindowKeys } from "./index-tables.js";
 import type { PrivateKind, PrivateValue } from "./private-values.js";
@@ -87,6 +88,56 @@ export class OutwardGuard {
     if (this.hex.size > 0) for (const p of ps) if (this.hex.hasAny(p.hexKeys)) return true;
     if (this.digits.size > 0) for (const p of ps) if (this.digits.hasAny(p.digitKeys)) return true;
     return false;
+  }
+
+  /**
+   * The values of `values` that may occur in `outward` (any form, any decoding layer): a superset of the values
+   * {@link OutwardGuard.check} would find there, so a guard over only these gives the same verdict on `outward` as a
+   * guard over all of them. For a small outward value and a large store (a review note, the decisions of an export):
+   * the outward text is prepared once and each value's forms (value-forms.ts, cached) are looked up in it, instead
+   * of indexing every stored value to search a few words.
+   */
+  static valuesThatMayOccur(values: Iterable<PrivateValue>, outward: unknown): PrivateValue[] {
+    const texts: string[] = [];
+    // Nesting too deep to search: every value is kept, and the full check reports the nesting.
+    if (!collectTexts(outward, 0, texts)) return [...values];
+    const ps = texts.map((t) => prepared(t));
+    const joined = ps.map((p) => p.joined).join("\u0000");
+    const keys = new Set<string>();
+    for (let i = 0; i + KEY_SHORT <= joined.length; i++) keys.add(joined.substr(i, KEY_SHORT));
+    const tokens = new Set(ps.flatMap((p) => p.tokens));
+    const hexKeys = new Set(ps.flatMap((p) => p.hexKeys));
+    const digitKeys = new Set(ps.flatMap((p) => p.digitKeys));
+    const windowHit = (runs: readonly string[], found: Set<number>, keysOf: (run: string) => number[]): boolean =>
+      found.size > 0 && runs.some((run) => keysOf(run).some((k) => found.has(k)));
+    const mayOccur = (v: PrivateValue): boolean => {
+      const f = valueForms(v);
+      return (
+        f.text.some((form) => keys.has(form.substr(0, KEY_SHORT)) && joined.includes(form)) ||
+        f.tokens.some((t) => tokens.has(t)) ||
+        windowHit(f.hex, hexKeys, (run) => hexWindowKeys(run)) ||
+        windowHit(f.digits, digitKeys, (run) => digitWindowKeys(run, PHONE_RUN))
+      );
+    };
+    // Stores repeat values (signal names, amounts, a wallet seen in many messages): each is judged once.
+    const judged = new Map<string, { kind: PrivateKind; ioc: string | undefined; hit: boolean }>();
+    const out: PrivateValue[] = [];
+    for (const v of values) {
+      const prior = judged.get(v.value);
+      let hit: boolean;
+      if (prior !== undefined && prior.kind === v.kind && prior.ioc === v.ioc) hit = prior.hit;
+      else {
+        hit = mayOccur(v);
+        judged.set(v.value, { kind: v.kind, ioc: v.ioc, hit });
+      }
+      if (hit) out.push(v);
+    }
+    return out;
+  }
+
+  /** A guard over only the values of `values` that may occur in `outward` ({@link valuesThatMayOccur}). */
+  static narrowed(values: Iterable<PrivateValue>, outward: unknown): OutwardGuard {
+    return new OutwardGuard(OutwardGuard.valuesThatMayOccur(values, outward));
   }
 
   /** Adds private values (their forms are computed now, once). */
@@ -258,8 +309,8 @@ interface Prepared {
 const DIGEST = /^[0-9a-f]{24,}$/;
 
 /** Recently prepared texts (outward texts repeat: pack labels, template sentences, argument names). */
-const preparedCache = new Map<string, Prepared>();
 const PREPARED_CACHE_SIZE = 4096;
+const preparedCache = new BoundedCache<string, Prepared>(PREPARED_CACHE_SIZE);
 const PREPARED_CACHE_MAX_CHARS = 4096;
 
 function prepared(text: string): Prepared {
@@ -290,7 +341,6 @@ function prepared(text: string): Prepared {
   const cs = [...compacts];
   const p: Prepared = { compacts: cs, joined: cs.join("\u0000"), tokens: [...tokens], hexKeys, digitKeys };
   if (text.length <= PREPARED_CACHE_MAX_CHARS) {
-    if (preparedCache.size >= PREPARED_CACHE_SIZE) preparedCache.delete(preparedCache.keys().next().value!);
     preparedCache.set(text, p);
   }
   return p;

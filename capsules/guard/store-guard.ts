@@ -77,3 +77,16 @@ export function storeGuard(store: SealedStore | undefined, derivations?: StoredD
   else if (store) g.refreshFrom(store);
   return g.guard;
 }
+
+/**
+ * {@link storeGuard} for one small outward value (a review note, the free text of an export's decisions): a guard
+ * over only the stored values that may occur in `outward` (outward-guard.ts `valuesThatMayOccur`), so checking
+ * `outward`, or any part of it, gives the verdict of the guard over the whole store without indexing every stored
+ * value. Store errors propagate.
+ */
+export function storeGuardFor(store: SealedStore | undefined, derivations: StoredDerivations | undefined, outward: unknown): OutwardGuard {
+  if (store === undefined) return new OutwardGuard();
+  const all: (readonly PrivateValue[])[] = [];
+  for (const id of store.capsuleIds()) all.push(derivations !== undefined ? derivations.values(id).storeValues : capsulePrivateValues(store.openCapsule(id).envelope));
+  return OutwardGuard.narrowed(all.flat(), outward);
+}

@@ -27,6 +27,7 @@
  * signal names: public identifiers whose words occur in ordinary prose.
  */
 import { parsePhoneNumberFromString } from "libphonenumber-js";
+import { BoundedCache } from "./bounded-cache.js";
 import { compactForm, foldDigits, foldForms, HEX_WINDOW, refang, reversed } from "./forms.js";
 import type { PrivateValue } from "./private-values.js";
 
@@ -58,9 +59,15 @@ function digitsOf(value: string): string {
   return (value.normalize("NFKD").match(ASCII_DIGITS) ?? []).join("");
 }
 
+/** A plus sign (ASCII or full-width): without one, and without a default country, the library finds no number. */
+const PLUS = /[+\uff0b]/;
+
 function nationalNumber(value: string, digits: string): string | undefined {
   try {
-    const p = parsePhoneNumberFromString(value) ?? (digits.length >= 8 ? parsePhoneNumberFromString(`+${digits}`) : undefined);
+    // Parsing a number the library cannot read costs it an exception; a value without a plus sign is read as
+    // its digits with one.
+    const p =
+      (PLUS.test(value) ? parsePhoneNumberFromString(value) : undefined) ?? (digits.length >= 8 ? parsePhoneNumberFromString(`+${digits}`) : undefined);
     return p?.nationalNumber;
   } catch {
     return undefined;
@@ -68,8 +75,8 @@ function nationalNumber(value: string, digits: string): string | undefined {
 }
 
 /** Forms of recently seen values, by kind, IOC kind and value (bounded; oldest dropped first). */
-const formsCache = new Map<string, ValueForms>();
 const FORMS_CACHE_SIZE = 8192;
+const formsCache = new BoundedCache<string, ValueForms>(FORMS_CACHE_SIZE);
 const FORMS_CACHE_MAX_CHARS = 1024;
 
 /** The forms of one private value (the same, frozen arrays for a value seen recently). */
@@ -79,7 +86,6 @@ export function valueForms(v: PrivateValue): ValueForms {
   const cached = formsCache.get(key);
   if (cached !== undefined) return cached;
   const f = computeForms(v);
-  if (formsCache.size >= FORMS_CACHE_SIZE) formsCache.delete(formsCache.keys().next().value!);
   formsCache.set(key, f);
   return f;
 }

@@ -13,7 +13,7 @@ import type { Decision } from "./decisions.js";
 import { ReviewError } from "./errors.js";
 import { appendDecision, loadReviewLog, type AppendOptions, type Reviewer } from "./log.js";
 import { readReviewPolicy } from "./policy.js";
-import { storeGuard } from "../guard/store-guard.js";
+import { storeGuardFor } from "../guard/store-guard.js";
 import { guardOutward, openReviewTarget } from "./review-target.js";
 import type { LoggedRecord } from "./state.js";
 import { noteProblem } from "./text-rules.js";
@@ -61,7 +61,7 @@ export function recordDecision(
     );
   }
   // Notes travel with every export: checked against every private value of the store, in every form (guard/).
-  const leak = guardOutward(target, req.note, "the note", storeGuard(store, derivations));
+  const leak = guardOutward(target, req.note, "the note", storeGuardFor(store, derivations, req.note));
   derivations.save();
   if (leak !== undefined) throw new ReviewError("leak", `--note refused: ${leak}; notes travel with the export, write them without private values`);
   const policy = readReviewPolicy(store);

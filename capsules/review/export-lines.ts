@@ -9,10 +9,10 @@
  * candidates still short of approvals are not exported and are listed as pending. Before anything is
  * written, the whole log must verify, and each approved candidate is re-derived from the sealed capsule in the
  * approved view and must have exactly the approved digest (the data, the pack or the rules did not change after
- * review); its record's signature is checked again; and the outward guard runs on the whole line (candidate, note,
- * names) against that capsule's private values, and on the decision (note, names) against every private value of
- * the store. Any refusal refuses the export (all or nothing), naming every
- * refused capsule and why. Nothing is sent anywhere.
+ * review); its record's signature is checked again; and the outward guard covers the whole line against that
+ * capsule's private values (the candidate was checked when it was derived, the decision is checked here), and the
+ * decision's free text (note, reviewer name) against every private value of the store. Any refusal refuses the
+ * export (all or nothing), naming every refused capsule and why. Nothing is sent anywhere.
  */
 import { canonicalBytes } from "../../src/json/canonical.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
@@ -24,7 +24,7 @@ import { ReviewError } from "./errors.js";
 import { DEFAULT_POLICY, readReviewPolicy, type ReviewPolicy } from "./policy.js";
 import type { LogVerification } from "./log.js";
 import { signatureProblem, type ReviewRecord } from "./record.js";
-import { storeGuard } from "../guard/store-guard.js";
+import { storeGuardFor } from "../guard/store-guard.js";
 import type { OutwardGuard } from "../guard/outward-guard.js";
 import { guardOutward, openReviewTarget } from "./review-target.js";
 import { StoredDerivations } from "../pipeline/stored.js";
@@ -88,15 +88,21 @@ function exportOne(derivations: StoredDerivations, wide: OutwardGuard, records: 
   }
   const lines: ExportLine[] = [];
   for (const decision of records) {
-    const line: ExportLine = { schema_version: REVIEW_EXPORT_SCHEMA, candidate: r.candidate, decision };
-    const leak = guardOutward(target, line, "export");
+    // The candidate passed the guard over this capsule's values when it was derived (an emitted view always has,
+    // capsules/pipeline/derive.ts), and the rest of the line is the decision: it is checked against this capsule's
+    // values, and its free text (note, reviewer name) against every private value of the store.
+    const leak = guardOutward(target, decision, "export.decision");
     if (leak !== undefined) return { refusal: leak };
-    // The decision (note, names) is checked against every private value of the store, not only this capsule's.
-    const wideVerdict = wide.check(decision, "export.decision");
+    const wideVerdict = wide.check(decisionText(decision), "export.decision");
     if (!wideVerdict.ok) return { refusal: wideVerdict.reason };
-    lines.push(line);
+    lines.push({ schema_version: REVIEW_EXPORT_SCHEMA, candidate: r.candidate, decision });
   }
   return { lines };
+}
+
+/** The members of a decision record a person wrote (the rest are digests, a signature, a key, a time, an enum). */
+function decisionText(record: ReviewRecord): { note: string; reviewer: { name: string } } {
+  return { note: record.note, reviewer: { name: record.reviewer.name } };
 }
 
 /**
@@ -124,7 +130,9 @@ export function buildExport(
   };
   const refusals: ExportRefusal[] = [];
   const derivations = store === undefined ? undefined : new StoredDerivations(store, pack);
-  const wide = approved.length > 0 && store !== undefined ? storeGuard(store, derivations) : undefined;
+  // The guard over every stored value, narrowed to the free text of the decisions that may be exported.
+  const texts = approved.map(({ record }) => log.state.recordsForDigest(record.candidate_sha256).map((e) => decisionText(e.record)));
+  const wide = approved.length > 0 && store !== undefined ? storeGuardFor(store, derivations, texts) : undefined;
   for (const [i, { record }] of approved.entries()) {
     onProgress?.(i, approved.length);
     const count = approvalsFor(log.state.recordsForDigest(record.candidate_sha256), policy, isKnown);

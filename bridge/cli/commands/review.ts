@@ -38,7 +38,6 @@ import {
   type ReviewStatus,
   type ReviewVerb,
 } from "../../../capsules/review/index.js";
-import { storeGuard } from "../../../capsules/guard/store-guard.js";
 import { StoredDerivations } from "../../../capsules/pipeline/stored.js";
 import { StoreError } from "../../../capsules/store/errors.js";
 import { openStore, type SealedStore } from "../../../capsules/store/store.js";

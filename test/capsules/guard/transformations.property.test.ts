@@ -173,6 +173,35 @@ describe("the outward guard finds every kind in every documented form on every c
     );
   });
 
+  it("holds the same in a guard narrowed to the outward value (notes, export decisions), with the full guard's verdict", () => {
+    fc.assert(
+      fc.property(fc.array(cases, { minLength: 2, maxLength: 6 }), fc.constantFrom(...Object.keys(GENERIC)), (cs, t) => {
+        // A store of several generated values; the outward value carries forms of the first one only.
+        const values = cs.map((c) => c.value);
+        const full = new OutwardGuard(values);
+        for (const [name, text] of formsUnder(cs[0], t)) {
+          const outward = { decision: "APPROVED_FOR_RELEASE", note: `ok ${text}`, reviewer: { name: "alice" } };
+          const narrowed = OutwardGuard.valuesThatMayOccur(values, outward);
+          expect(narrowed, `${cs[0].value.kind}/${cs[0].value.ioc ?? ""} as ${name}`).toContain(values[0]);
+          const verdict = OutwardGuard.narrowed(values, outward).check(outward, "export.decision");
+          expect(verdict.ok, `${cs[0].value.kind}/${cs[0].value.ioc ?? ""} as ${name}`).toBe(false);
+          expect(verdict).toEqual(full.check(outward, "export.decision"));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("a narrowed guard keeps nothing for an outward value that holds no private value", () => {
+    fc.assert(
+      fc.property(fc.array(cases, { minLength: 1, maxLength: 8 }), (cs) => {
+        const outward = { decision: "REJECTED", note: "checked the rate table against the pack", reviewer: { name: "alice" } };
+        expect(OutwardGuard.valuesThatMayOccur(cs.map((c) => c.value), outward)).toEqual([]);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it("a number whose digits are a phone's digits is that phone", () => {
     const guard = new OutwardGuard([{ kind: "ioc_value", ioc: "phones", value: "+91 98765 01234" }]);
     expect(guard.checkCall({ max_rows: 919876501234 }, undefined, '{"max_rows":919876501234}').ok).toBe(false);

@@ -162,6 +162,31 @@ describeShared("review queue and export", () => {
     );
   });
 
+  test("an export is refused when a decision's note or reviewer name carries a private value of ANOTHER stored capsule", async () => {
+    const local = await storeWith("export-wide", [exampleCapsule("03"), exampleCapsule("01")]);
+    const id01 = exampleCapsule("01").id;
+    const t01 = openReviewTarget(new StoredDerivations(local.store, testPack()), id01, DEFAULT_VIEW);
+    if (t01.result.status !== "emitted") throw new Error("no candidate");
+    const digest = t01.result.digest;
+    // A handle of capsule 03, written without "@" and in upper case: not capsule 01's value, so its own guard passes.
+    const note = "same desk as USDT_KITCHEN_SINK";
+    expect(guardOutward(t01, note, "the note")).toBeUndefined();
+    appendDecision(local.home, { capsule_sha256: id01, candidate_sha256: digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note }, reviewer(local.home, "carol"));
+    expect(() => buildExport(local.store, testPack(), loadReviewLog(local.home))).toThrow(
+      `refused 1 of 1 approved candidate, nothing was exported: capsule ${id01} (approved in record #1): leak guard: ioc_value in export.decision.note`,
+    );
+    // The same through the reviewer's name, with a clean note.
+    const other = await storeWith("export-wide-name", [exampleCapsule("03"), exampleCapsule("01")]);
+    appendDecision(other.home, { capsule_sha256: id01, candidate_sha256: digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note: "ok" }, reviewer(other.home, "usdt_kitchen_sink"));
+    expect(() => buildExport(other.store, testPack(), loadReviewLog(other.home))).toThrow(
+      `refused 1 of 1 approved candidate, nothing was exported: capsule ${id01} (approved in record #1): leak guard: ioc_value in export.decision.reviewer.name`,
+    );
+    // A clean note and name export.
+    const clean = await storeWith("export-wide-clean", [exampleCapsule("03"), exampleCapsule("01")]);
+    appendDecision(clean.home, { capsule_sha256: id01, candidate_sha256: digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note: "checked the rates" }, reviewer(clean.home, "carol"));
+    expect(buildExport(clean.store, testPack(), loadReviewLog(clean.home)).exported).toHaveLength(1);
+  });
+
   test("an export over a log that does not verify (a bad signature) is refused", () => {
     const lines = logLines(home);
     lines[0] = lines[0].replace(/"signature":"(.)/, (_m, c: string) => `"signature":"${c === "0" ? "1" : "0"}`);
