@@ -27,10 +27,21 @@ export const KINDS: readonly PrivateKind[] = [
  */
 const EMPTY_KEYS = new Float64Array(0);
 
+/**
+ * A table of at most this many keys also keeps a bit per value of a key's low {@link FILTER_BITS} bits, so a lookup
+ * that misses (most do: a candidate's texts give thousands of windows, a capsule has about a hundred) costs one bit
+ * test instead of a probe; past it the bits would be mostly set, and the table alone answers.
+ */
+const FILTER_MAX = 1024;
+const FILTER_BITS = 14;
+const FILTER_MASK = (1 << FILTER_BITS) - 1;
+
 export class WindowKeys {
   private keys = EMPTY_KEYS;
   private kinds = new Uint8Array(0);
   private count = 0;
+  /** Made with the first key; undefined again once the table holds more than {@link FILTER_MAX}. */
+  private filter: Uint32Array | undefined;
 
   get size(): number {
     return this.count;
@@ -53,6 +64,14 @@ export class WindowKeys {
     this.keys[i] = key;
     this.kinds[i] = kind;
     this.count++;
+    if (this.count === 1) this.filter = new Uint32Array(1 << (FILTER_BITS - 5));
+    if (this.filter !== undefined) {
+      if (this.count > FILTER_MAX) this.filter = undefined;
+      else {
+        const b = (key | 0) & FILTER_MASK;
+        this.filter[b >>> 5] |= 1 << (b & 31);
+      }
+    }
   }
 
   /** True when any of `keys` is in the set (one loop, the table read once: a candidate looks up a thousand keys). */
@@ -60,8 +79,13 @@ export class WindowKeys {
     if (this.count === 0) return false;
     const table = this.keys;
     const mask = table.length - 1;
+    const filter = this.filter;
     for (let j = 0; j < keys.length; j++) {
       const key = keys[j];
+      if (filter !== undefined) {
+        const b = (key | 0) & FILTER_MASK;
+        if ((filter[b >>> 5] & (1 << (b & 31))) === 0) continue;
+      }
       let i = (Math.imul(key | 0, 0x9e3779b1) ^ Math.floor(key / 0x1000000)) & mask;
       for (let t = table[i]; t !== -1; t = table[i]) {
         if (t === key) return true;
