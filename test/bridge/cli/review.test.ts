@@ -107,6 +107,13 @@ describeShared("review commands", () => {
     expect(leak.stderr).toBe(
       "evidence-bridge: review approve: --note refused: leak guard: ioc_value in the note; notes travel with the export, write them without private values\n",
     );
+    // A value of ANOTHER stored capsule (03's handle, without "@", in upper case) is refused on 01's note too.
+    const wide = await eb("review", "approve", id("01"), "--reviewer", "alice", "--note", "same desk as USDT_KITCHEN_SINK");
+    expect(wide.code).toBe(2);
+    // (The store-wide guard also holds the matched terms the pack does not make public, so one of those is named too.)
+    expect(wide.stderr).toBe(
+      "evidence-bridge: review approve: --note refused: leak guard: matched_term in the note; ioc_value in the note; notes travel with the export, write them without private values\n",
+    );
     const ok = await eb("review", "approve", id("01"), "--reviewer", "alice", "--note", "Matches the mule rental pattern; share.");
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(new RegExp(`^APPROVED_FOR_RELEASE capsule ${id("01")}\\n  candidate sha256:[0-9a-f]{64}\\n  record #1 by alice \\(${alice}\\) at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\n$`));
