@@ -110,16 +110,17 @@ function computeForms(v: PrivateValue): ValueForms {
   const valueHex = plainHex(value);
   const hexIndexed = valueHex !== undefined && valueHex.length >= HEX_WINDOW;
   const addText = (raw: string, alsoReversed = true): void => {
+    // Checked before folding (12+ hex digits are never a short form, so the order changes nothing else).
+    if (hexIndexed) {
+      const h = plainHex(raw);
+      if (h !== undefined && h.length >= HEX_WINDOW && valueHex.includes(h)) return;
+    }
     const f = foldForms(raw);
     if (f.compact === "") return;
     if (f.significant <= SHORT_MAX) {
       tokens.add(f.compact);
       if (alsoReversed) tokens.add(f.reversed);
       return;
-    }
-    if (hexIndexed) {
-      const h = plainHex(raw);
-      if (h !== undefined && h.length >= HEX_WINDOW && valueHex.includes(h)) return;
     }
     text.add(f.compact);
     // Folded after reversing: a character may fold to several (m → rn), which must not be reversed themselves.
