@@ -1,7 +1,7 @@
 /**
  * How much of an in-process run the outward guard takes (issue 11: the guard may cost the feed and the review export
  * at most 10 %): wraps the guard's entry points (`add`, which indexes values, `check`/`checkText`/`checkCall`, and
- * the static `narrowed`/`valuesThatMayOccur`, which fold every stored value they are given)
+ * the static `narrowed`/`valuesThatMayOccur`/`probeOf`, which fold every stored value they are given)
  * with a timer for as long as the returned meter is installed. Nested calls are counted once. Benchmarks only.
  */
 import { performance } from "node:perf_hooks";
@@ -10,8 +10,8 @@ import type { BenchResult } from "./harness.js";
 
 type Method = "add" | "check" | "checkText" | "checkCall";
 const METHODS: readonly Method[] = ["add", "check", "checkText", "checkCall"];
-type Static = "narrowed" | "valuesThatMayOccur";
-const STATICS: readonly Static[] = ["narrowed", "valuesThatMayOccur"];
+type Static = "narrowed" | "valuesThatMayOccur" | "probeOf";
+const STATICS: readonly Static[] = ["narrowed", "valuesThatMayOccur", "probeOf"];
 
 export interface GuardMeter {
   /** Guard milliseconds since the last reset. */

@@ -20,6 +20,7 @@ import { BoundedCache } from "./bounded-cache.js";
 import { bytesHex, decodingLayers, digitWindowKeys, foldText, HEX_WINDOW, hexRuns, hexWindowKeys, wholeTokens } from "./forms.js";
 import { type Bucket, fileForm, formAtKey, KEY_LONG, KEY_SHORT, kindOf, KINDS, WindowKeys } from "./index-tables.js";
 import type { PrivateKind, PrivateValue } from "./private-values.js";
+import { digitKeyHash, hexKeyHash, OutwardProbe, textKeyHash, tokenHash, valuesProbe } from "./probe.js";
 import { PHONE_RUN, valueForms } from "./value-forms.js";
 
 /** A guard hit: what kind of private value was found. Never carries the value. */
@@ -41,6 +42,12 @@ export interface CheckOptions {
    * sentence). Only whole strings are exempt; anything else around them is searched.
    */
   isPublic?: (s: string) => boolean;
+}
+
+/** A group of private values (one stored capsule's), with their probe when one was kept (probe.ts). */
+export interface ValueGroup {
+  readonly values: readonly PrivateValue[];
+  readonly probe?: Uint32Array;
 }
 
 export class OutwardGuard {
@@ -91,16 +98,17 @@ export class OutwardGuard {
   }
 
   /**
-   * The values of `values` that may occur in `outward` (any form, any decoding layer): a superset of the values
+   * The values of `groups` that may occur in `outward` (any form, any decoding layer): a superset of the values
    * {@link OutwardGuard.check} would find there, so a guard over only these gives the same verdict on `outward` as a
    * guard over all of them. For a small outward value and a large store (a review note, the decisions of an export):
-   * the outward text is prepared once and each value's forms (value-forms.ts, cached) are looked up in it, instead
-   * of indexing every stored value to search a few words.
+   * the outward text is prepared once; a group whose probe (probe.ts) shares no key with it is passed over unread,
+   * and each value of the other groups has its forms (value-forms.ts, cached) looked up in it, instead of indexing
+   * every stored value to search a few words.
    */
-  static valuesThatMayOccur(values: Iterable<PrivateValue>, outward: unknown): PrivateValue[] {
+  static valuesThatMayOccur(groups: Iterable<ValueGroup>, outward: unknown): PrivateValue[] {
     const texts: string[] = [];
     // Nesting too deep to search: every value is kept, and the full check reports the nesting.
-    if (!collectTexts(outward, 0, texts)) return [...values];
+    if (!collectTexts(outward, 0, texts)) return [...groups].flatMap((g) => g.values);
     const ps = texts.map((t) => prepared(t));
     const joined = ps.map((p) => p.joined).join("\u0000");
     const keys = new Set<string>();
@@ -108,6 +116,12 @@ export class OutwardGuard {
     const tokens = new Set(ps.flatMap((p) => p.tokens));
     const hexKeys = new Set(ps.flatMap((p) => p.hexKeys));
     const digitKeys = new Set(ps.flatMap((p) => p.digitKeys));
+    const hashes: number[] = [];
+    for (const k of keys) hashes.push(textKeyHash(k));
+    for (const t of tokens) hashes.push(tokenHash(t));
+    for (const k of hexKeys) hashes.push(hexKeyHash(k));
+    for (const k of digitKeys) hashes.push(digitKeyHash(k));
+    const outwardProbe = new OutwardProbe(hashes);
     const windowHit = (runs: readonly string[], found: Set<number>, keysOf: (run: string) => number[]): boolean =>
       found.size > 0 && runs.some((run) => keysOf(run).some((k) => found.has(k)));
     const mayOccur = (v: PrivateValue): boolean => {
@@ -122,22 +136,30 @@ export class OutwardGuard {
     // Stores repeat values (signal names, amounts, a wallet seen in many messages): each is judged once.
     const judged = new Map<string, { kind: PrivateKind; ioc: string | undefined; hit: boolean }>();
     const out: PrivateValue[] = [];
-    for (const v of values) {
-      const prior = judged.get(v.value);
-      let hit: boolean;
-      if (prior !== undefined && prior.kind === v.kind && prior.ioc === v.ioc) hit = prior.hit;
-      else {
-        hit = mayOccur(v);
-        judged.set(v.value, { kind: v.kind, ioc: v.ioc, hit });
+    for (const g of groups) {
+      if (g.probe !== undefined && !outwardProbe.sharesAny(g.probe)) continue;
+      for (const v of g.values) {
+        const prior = judged.get(v.value);
+        let hit: boolean;
+        if (prior !== undefined && prior.kind === v.kind && prior.ioc === v.ioc) hit = prior.hit;
+        else {
+          hit = mayOccur(v);
+          judged.set(v.value, { kind: v.kind, ioc: v.ioc, hit });
+        }
+        if (hit) out.push(v);
       }
-      if (hit) out.push(v);
     }
     return out;
   }
 
-  /** A guard over only the values of `values` that may occur in `outward` ({@link valuesThatMayOccur}). */
-  static narrowed(values: Iterable<PrivateValue>, outward: unknown): OutwardGuard {
-    return new OutwardGuard(OutwardGuard.valuesThatMayOccur(values, outward));
+  /** A guard over only the values of `groups` that may occur in `outward` ({@link valuesThatMayOccur}). */
+  static narrowed(groups: Iterable<ValueGroup>, outward: unknown): OutwardGuard {
+    return new OutwardGuard(OutwardGuard.valuesThatMayOccur(groups, outward));
+  }
+
+  /** The probe of `values` (probe.ts), kept with a capsule's derivation for {@link valuesThatMayOccur}. */
+  static probeOf(values: readonly PrivateValue[]): Uint32Array {
+    return valuesProbe(values);
   }
 
   /** Adds private values (their forms are computed now, once). */

@@ -8,7 +8,7 @@ import { statSync } from "node:fs";
 import type { JsonObject } from "../../src/json/value.js";
 import type { StoredDerivations } from "../pipeline/stored.js";
 import type { SealedStore } from "../store/store.js";
-import { OutwardGuard } from "./outward-guard.js";
+import { OutwardGuard, type ValueGroup } from "./outward-guard.js";
 import { capsulePrivateValues, messageTextValue, type PrivateValue } from "./private-values.js";
 
 export type GuardReadiness = { ok: true } | { ok: false; reason: string };
@@ -86,7 +86,13 @@ export function storeGuard(store: SealedStore | undefined, derivations?: StoredD
  */
 export function storeGuardFor(store: SealedStore | undefined, derivations: StoredDerivations | undefined, outward: unknown): OutwardGuard {
   if (store === undefined) return new OutwardGuard();
-  const all: (readonly PrivateValue[])[] = [];
-  for (const id of store.capsuleIds()) all.push(derivations !== undefined ? derivations.values(id).storeValues : capsulePrivateValues(store.openCapsule(id).envelope));
-  return OutwardGuard.narrowed(all.flat(), outward);
+  const groups: ValueGroup[] = [];
+  for (const id of store.capsuleIds()) {
+    if (derivations === undefined) groups.push({ values: capsulePrivateValues(store.openCapsule(id).envelope) });
+    else {
+      const v = derivations.probedValues(id);
+      groups.push({ values: v.storeValues, probe: v.storeProbe });
+    }
+  }
+  return OutwardGuard.narrowed(groups, outward);
 }

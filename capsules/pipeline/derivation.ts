@@ -42,6 +42,11 @@ export interface Derivation {
   readonly privateValues: readonly PrivateValue[] | undefined;
   /** Every inline document's private values without the pack (the guard over the whole store, stricter). */
   readonly storeValues: readonly PrivateValue[];
+  /**
+   * The probe of `storeValues` (guard/probe.ts), once computed: when the capsule is stored (its forms are in the
+   * guard's cache then), or by the first command that narrows a guard over the store (stored.ts).
+   */
+  readonly storeProbe?: Uint32Array;
 }
 
 /** An assessment the caller has just parsed from exactly these bytes (intake), so derivation need not parse it again. */

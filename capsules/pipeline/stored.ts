@@ -12,6 +12,7 @@ import type { CandidateView, DeriveResult } from "../candidates/types.js";
 import { DerivationCache, writePendingDerivations, type CachedOutcome, type CachedValues } from "../store/derivation-cache.js";
 import type { JsonValue } from "../../src/json/value.js";
 import type { SealedStore, StorableCapsule } from "../store/store.js";
+import { OutwardGuard } from "../guard/outward-guard.js";
 import { BuiltCapsule } from "./build.js";
 import { candidateView, deriveCapsule, type CapsuleInput, type Derivation, type KnownAssessment } from "./derive.js";
 
@@ -43,6 +44,19 @@ export class StoredDerivations {
     return this.fresh.get(id) ?? this.cache.privateValues(id) ?? this.derive(id);
   }
 
+  /**
+   * {@link values} with the probe of the store values (guard/probe.ts): computed now when the row has none (a
+   * capsule derived by a feed, or cached before probes were kept) and remembered, so {@link save} writes it and
+   * later commands only read it.
+   */
+  probedValues(id: string): CachedValues & { storeProbe: Uint32Array } {
+    const v = this.values(id);
+    if (v.storeProbe !== undefined) return v as CachedValues & { storeProbe: Uint32Array };
+    const probed = { privateValues: v.privateValues, storeValues: v.storeValues, storeProbe: OutwardGuard.probeOf(v.storeValues) };
+    this.cache.rememberValues(id, probed);
+    return probed;
+  }
+
   /** Writes what this command derived (and merged) to the sealed cache; never throws for the cache's sake. */
   save(): void {
     this.cache.save(() => new Set(this.store.capsuleIds()));
@@ -65,11 +79,16 @@ export class StoredDerivations {
 export function cacheDerivationsOnPut(store: SealedStore, pack: IntelligencePack): Map<string, Derivation> {
   const made = new Map<string, Derivation>();
   store.afterPut = (stored: readonly StorableCapsule[]) => {
-    const list = stored.map((c) => deriveStorable(c, pack));
+    // Each with its probe, made while the forms of its values are still in the guard's cache.
+    const list = stored.map((c) => withProbe(deriveStorable(c, pack)));
     for (const d of list) made.set(d.capsule_sha256, d);
     writePendingDerivations({ root: store.layout.root, key: store.keys.store }, list);
   };
   return made;
+}
+
+function withProbe(d: Derivation): Derivation {
+  return { ...d, storeProbe: OutwardGuard.probeOf(d.storeValues) };
 }
 
 /** The derivation of a capsule this process built (from its intake's parsed assessment) or opened. */

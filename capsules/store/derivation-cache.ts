@@ -42,8 +42,8 @@ import { CAPSULE_ID, SEALED_SUFFIX } from "./layout.js";
 
 export const OUTCOMES_FORMAT = "evidence-bridge-derivations/v1";
 // Formats of the header inside each file (see ReadDoc for the layout).
-export const VALUES_FORMAT = "evidence-bridge-derivation-values/v1";
-export const PENDING_FORMAT = "evidence-bridge-derivation/v1";
+export const VALUES_FORMAT = "evidence-bridge-derivation-values/v2";
+export const PENDING_FORMAT = "evidence-bridge-derivation/v2";
 export const OUTCOMES_NAME = "derivations.sealed";
 export const VALUES_NAME = "derivation-values.sealed";
 export const PENDING_DIR = "derivations";
@@ -58,7 +58,8 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** What a cached outcome row restores: everything of a {@link Derivation} but its private values. */
 export type CachedOutcome = Pick<Derivation, "capsule_sha256" | "pack_sha256" | "outcome">;
-export type CachedValues = Pick<Derivation, "privateValues" | "storeValues">;
+/** With `storeProbe` (guard/probe.ts): written with the row, so narrowing a note's guard computes no forms. */
+export type CachedValues = Pick<Derivation, "privateValues" | "storeValues" | "storeProbe">;
 
 /** Where the cache of one store lives and the key that seals it. */
 export interface CacheLocation {
@@ -70,7 +71,8 @@ export interface CacheLocation {
 type PackedView = ["e", number, number] | ["w", string];
 type PackedOutcome = [string, ["w", string] | ["d", 0 | 1, PackedView, PackedView]];
 type PackedValue = [PrivateKind, string] | [PrivateKind, string, string];
-type PackedValues = [string, PackedValue[] | null, PackedValue[]];
+/** Id, own values, store values, and (once computed) the base64 of the store values' probe (little-endian 32-bit hashes). */
+type PackedValues = [string, PackedValue[] | null, PackedValue[], string?];
 
 // ---- packing ---------------------------------------------------------------------------------------------------
 
@@ -97,8 +99,16 @@ function packOutcome(d: CachedOutcome, blob: Blob): PackedOutcome {
 
 const packValue = (v: PrivateValue): PackedValue => (v.ioc === undefined ? [v.kind, v.value] : [v.kind, v.value, v.ioc]);
 
+function packProbe(probe: Uint32Array): string {
+  const le = Buffer.alloc(probe.length * 4);
+  for (let i = 0; i < probe.length; i++) le.writeUInt32LE(probe[i], i * 4);
+  return le.toString("base64");
+}
+
 function packValues(id: string, v: CachedValues): PackedValues {
-  return [id, v.privateValues === undefined ? null : v.privateValues.map(packValue), v.storeValues.map(packValue)];
+  const row: PackedValues = [id, v.privateValues === undefined ? null : v.privateValues.map(packValue), v.storeValues.map(packValue)];
+  if (v.storeProbe !== undefined) row.push(packProbe(v.storeProbe));
+  return row;
 }
 
 // ---- unpacking (every field checked; undefined drops the row) --------------------------------------------------
@@ -162,12 +172,28 @@ function unpackValueList(list: unknown): PrivateValue[] | undefined {
   return out;
 }
 
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** A probe from its base64 (whole 32-bit hashes, ascending), or undefined. */
+function unpackProbe(text: unknown): Uint32Array | undefined {
+  if (!isString(text) || !BASE64.test(text)) return undefined;
+  const le = Buffer.from(text, "base64");
+  if (le.length % 4 !== 0) return undefined;
+  const probe = new Uint32Array(le.length / 4);
+  for (let i = 0; i < probe.length; i++) {
+    probe[i] = le.readUInt32LE(i * 4);
+    if (i > 0 && probe[i] <= probe[i - 1]) return undefined;
+  }
+  return probe;
+}
+
 function unpackValues(row: unknown): [string, CachedValues] | undefined {
-  if (!Array.isArray(row) || row.length !== 3 || !isString(row[0]) || !CAPSULE_ID.test(row[0])) return undefined;
+  if (!Array.isArray(row) || (row.length !== 3 && row.length !== 4) || !isString(row[0]) || !CAPSULE_ID.test(row[0])) return undefined;
   const own = row[1] === null ? null : unpackValueList(row[1]);
   const store = unpackValueList(row[2]);
-  if (own === undefined || store === undefined) return undefined;
-  return [row[0], { privateValues: own ?? undefined, storeValues: store }];
+  const probe = row.length === 4 ? unpackProbe(row[3]) : null;
+  if (own === undefined || store === undefined || probe === undefined) return undefined;
+  return [row[0], { privateValues: own ?? undefined, storeValues: store, storeProbe: probe ?? undefined }];
 }
 
 // ---- files -----------------------------------------------------------------------------------------------------
@@ -308,6 +334,17 @@ export class DerivationCache {
       this.loadOutcomes();
     }
     return this.values;
+  }
+
+  /** Replaces the values row of capsule `id` (now with its probe); written by {@link save}. */
+  rememberValues(id: string, v: CachedValues): void {
+    const values = this.loadValues();
+    const added = this.added.get(id);
+    if (added !== undefined) this.added.set(id, { ...added, storeProbe: v.storeProbe });
+    else if (values.has(id)) {
+      values.set(id, v);
+      this.valuesChanged = true;
+    }
   }
 
   /** Adds a derivation made in this process (it replaces whatever row the capsule had); written by {@link save}. */

@@ -181,11 +181,14 @@ describe("the outward guard finds every kind in every documented form on every c
         const full = new OutwardGuard(values);
         for (const [name, text] of formsUnder(cs[0], t)) {
           const outward = { decision: "APPROVED_FOR_RELEASE", note: `ok ${text}`, reviewer: { name: "alice" } };
-          const narrowed = OutwardGuard.valuesThatMayOccur(values, outward);
-          expect(narrowed, `${cs[0].value.kind}/${cs[0].value.ioc ?? ""} as ${name}`).toContain(values[0]);
-          const verdict = OutwardGuard.narrowed(values, outward).check(outward, "export.decision");
-          expect(verdict.ok, `${cs[0].value.kind}/${cs[0].value.ioc ?? ""} as ${name}`).toBe(false);
-          expect(verdict).toEqual(full.check(outward, "export.decision"));
+          // One group per value, with and without its probe: a probe must never hide a value that occurs.
+          for (const groups of [values.map((v) => ({ values: [v] })), values.map((v) => ({ values: [v], probe: OutwardGuard.probeOf([v]) }))]) {
+            const narrowed = OutwardGuard.valuesThatMayOccur(groups, outward);
+            expect(narrowed, `${cs[0].value.kind}/${cs[0].value.ioc ?? ""} as ${name}`).toContain(values[0]);
+            const verdict = OutwardGuard.narrowed(groups, outward).check(outward, "export.decision");
+            expect(verdict.ok, `${cs[0].value.kind}/${cs[0].value.ioc ?? ""} as ${name}`).toBe(false);
+            expect(verdict).toEqual(full.check(outward, "export.decision"));
+          }
         }
       }),
       { numRuns: 150 },
@@ -196,10 +199,22 @@ describe("the outward guard finds every kind in every documented form on every c
     fc.assert(
       fc.property(fc.array(cases, { minLength: 1, maxLength: 8 }), (cs) => {
         const outward = { decision: "REJECTED", note: "checked the rate table against the pack", reviewer: { name: "alice" } };
-        expect(OutwardGuard.valuesThatMayOccur(cs.map((c) => c.value), outward)).toEqual([]);
+        expect(OutwardGuard.valuesThatMayOccur([{ values: cs.map((c) => c.value) }], outward)).toEqual([]);
+        // Probes alone pass over the groups: none shares a key with the outward text.
+        const probed = cs.map((c) => ({ values: [c.value], probe: OutwardGuard.probeOf([c.value]) }));
+        expect(OutwardGuard.valuesThatMayOccur(probed, outward)).toEqual([]);
       }),
       { numRuns: 100 },
     );
+  });
+
+  it("a group whose probe shares no key with the outward value is passed over unread (the probe decides)", () => {
+    const v: PrivateValue = { kind: "ioc_value", ioc: "handles", value: "@usdt_kitchen_sink" };
+    const outward = { note: "same desk as usdt kitchen sink" };
+    expect(OutwardGuard.valuesThatMayOccur([{ values: [v] }], outward)).toEqual([v]);
+    expect(OutwardGuard.valuesThatMayOccur([{ values: [v], probe: OutwardGuard.probeOf([v]) }], outward)).toEqual([v]);
+    // A probe that is not the values' own (here: empty) hides them: probes must come from OutwardGuard.probeOf.
+    expect(OutwardGuard.valuesThatMayOccur([{ values: [v], probe: new Uint32Array(0) }], outward)).toEqual([]);
   });
 
   it("a number whose digits are a phone's digits is that phone", () => {

@@ -15,6 +15,7 @@ import { CANDIDATE_POLICY_VERSION } from "../../../capsules/pipeline/derive.js";
 import { storable } from "../../helpers/storable.js";
 import { cacheDerivationsOnPut, StoredDerivations } from "../../../capsules/pipeline/stored.js";
 import { OUTCOMES_NAME, PENDING_DIR, VALUES_NAME } from "../../../capsules/store/derivation-cache.js";
+import { OutwardGuard } from "../../../capsules/guard/outward-guard.js";
 import { openOrCreateStore, type SealedStore } from "../../../capsules/store/store.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { describeShared } from "../../helpers/shared.js";
@@ -141,6 +142,47 @@ describeShared("the sealed derivation cache", () => {
     dropCache(store);
     const rebuilt = await feedOf(store);
     expect(rebuilt.lines).toEqual(warm.lines);
+  });
+
+  test("each values row keeps the probe of its store values; a row whose probe is malformed is dropped and derived again", async () => {
+    const home = tempHome("dcache-probe");
+    const store = await openOrCreateStore({ home, passphrase: undefined });
+    cacheDerivationsOnPut(store, testPack());
+    const capsules = exampleCapsules().slice(0, 4);
+    store.putCapsules(capsules.map((c) => storable(c.bytes, c.id)));
+    const first = new StoredDerivations(store, testPack());
+    for (const c of capsules) {
+      const v = first.values(c.id);
+      expect(v.storeProbe, c.name).toEqual(OutwardGuard.probeOf(v.storeValues));
+      expect(v.storeProbe!.length, c.name).toBeGreaterThan(0);
+    }
+    first.save();
+    const misses = () => {
+      const d = new StoredDerivations(store, testPack());
+      for (const c of capsules) d.values(c.id);
+      return d.derived;
+    };
+    expect(misses()).toBe(0);
+    const bad = ["not base64!", Buffer.from([1, 2, 3]).toString("base64"), Buffer.from(new Uint32Array([9, 3]).buffer).toString("base64"), 7];
+    resealed(store, VALUES_NAME, (doc) => {
+      doc.rows.forEach((r, i) => {
+        if (i < bad.length) r[3] = bad[i];
+      });
+    });
+    expect(misses()).toBe(Math.min(bad.length, capsules.length));
+
+    // Rows derived without a probe (a cold feed keeps none) get theirs from the first command that narrows a guard
+    // over the store, which saves it; the next command reads it.
+    dropCache(store);
+    await feedOf(store);
+    const afterFeed = new StoredDerivations(store, testPack());
+    for (const c of capsules) expect(afterFeed.values(c.id).storeProbe, c.name).toBeUndefined();
+    const narrowing = new StoredDerivations(store, testPack());
+    for (const c of capsules) expect(narrowing.probedValues(c.id).storeProbe).toEqual(OutwardGuard.probeOf(narrowing.values(c.id).storeValues));
+    narrowing.save();
+    const later = new StoredDerivations(store, testPack());
+    for (const c of capsules) expect(later.values(c.id).storeProbe, c.name).toEqual(OutwardGuard.probeOf(later.values(c.id).storeValues));
+    expect(later.derived).toBe(0);
   });
 
   test("capsule import writes the rows; an unchanged store is a read; a new pack or policy version rebuilds them", async () => {

@@ -1,0 +1,118 @@
+/**
+ * Probes: 32-bit hashes of the keys by which the outward guard can find a set of private values, so a large store
+ * can be asked "may any of these values occur in this note?" with lookups instead of computing every value's forms
+ * (docs/guard.md "Small outward values against a large store"). A value is found in an outward text only through
+ * one of its forms (value-forms.ts), and each form is found only where the outward text holds its key:
+ *
+ * - a text form: its first {@link KEY_SHORT} characters, a substring of the outward compact text;
+ * - a whole-token form: that token;
+ * - a hex or digit run: one of its windows (forms.ts `hexWindowKeys`, `digitWindowKeys`).
+ *
+ * The probe of a set of values is the sorted set of hashes of those keys; an outward value's hashes are those of
+ * every key it holds. Two sets that share no hash share no key, so none of the values can occur; a shared hash (a
+ * shared key or a collision) only means the values must be searched. Probes are written, sealed, with each
+ * capsule's derivation (capsules/store/derivation-cache.ts). They hold hashes of fragments of private values, so
+ * they are private values themselves: sealed on disk, never outward.
+ */
+import { digitWindowKeys, hexWindowKeys } from "./forms.js";
+import { KEY_SHORT } from "./index-tables.js";
+import type { PrivateValue } from "./private-values.js";
+import { PHONE_RUN, valueForms } from "./value-forms.js";
+
+const TEXT_SEED = 0x811c9dc5;
+const TOKEN_SEED = 0x9747b28c;
+const HEX_SEED = 0x2545f491;
+const DIGIT_SEED = 0x68e31da4;
+
+/** FNV-1a over the UTF-16 code units of `s`, from `seed`. */
+export function stringHash(s: string, seed: number): number {
+  let h = seed;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** A window key (a number below 2^48) mixed to 32 bits from `seed`. */
+export function windowHash(key: number, seed: number): number {
+  const hi = (key / 0x100000000) | 0;
+  const h = Math.imul((key | 0) ^ Math.imul(hi ^ seed, 0x9e3779b1), 0x85ebca6b);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+export const textKeyHash = (key: string): number => stringHash(key, TEXT_SEED);
+export const tokenHash = (token: string): number => stringHash(token, TOKEN_SEED);
+export const hexKeyHash = (key: number): number => windowHash(key, HEX_SEED);
+export const digitKeyHash = (key: number): number => windowHash(key, DIGIT_SEED);
+
+/** Hashes gathered into a growing typed array (no number is boxed), then sorted and made distinct. */
+class HashList {
+  private a = new Uint32Array(256);
+  private n = 0;
+
+  add(h: number): void {
+    if (this.n === this.a.length) {
+      const b = new Uint32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = h;
+  }
+
+  sortedDistinct(): Uint32Array {
+    const s = this.a.subarray(0, this.n).sort();
+    let m = 0;
+    for (let i = 0; i < s.length; i++) if (i === 0 || s[i] !== s[m - 1]) s[m++] = s[i];
+    return s.slice(0, m);
+  }
+}
+
+/** The probe of `values`: the sorted, distinct hashes of every key of every form of every value. */
+export function valuesProbe(values: readonly PrivateValue[]): Uint32Array {
+  const hashes = new HashList();
+  for (const v of values) {
+    const f = valueForms(v);
+    for (const form of f.text) hashes.add(textKeyHash(form.substr(0, KEY_SHORT)));
+    for (const t of f.tokens) hashes.add(tokenHash(t));
+    for (const run of f.hex) for (const k of hexWindowKeys(run)) hashes.add(hexKeyHash(k));
+    for (const run of f.digits) for (const k of digitWindowKeys(run, PHONE_RUN)) hashes.add(digitKeyHash(k));
+  }
+  return hashes.sortedDistinct();
+}
+
+/**
+ * The hashes of an outward value's keys, asked whether a probe shares any: a bit per value of a hash's low 16 bits
+ * answers most hashes of a probe at once, the sorted hashes the rest.
+ */
+export class OutwardProbe {
+  private readonly sorted: Uint32Array;
+  private readonly bits = new Uint32Array(2048);
+
+  constructor(hashes: Iterable<number>) {
+    const list = new HashList();
+    for (const h of hashes) list.add(h);
+    this.sorted = list.sortedDistinct();
+    for (const h of this.sorted) this.bits[(h & 0xffff) >>> 5] |= 1 << (h & 31);
+  }
+
+  /** True when `probe` (sorted hashes) holds a hash of this outward value. */
+  sharesAny(probe: Uint32Array): boolean {
+    const bits = this.bits;
+    for (let i = 0; i < probe.length; i++) {
+      const h = probe[i];
+      if ((bits[(h & 0xffff) >>> 5] & (1 << (h & 31))) !== 0 && this.has(h)) return true;
+    }
+    return false;
+  }
+
+  private has(h: number): boolean {
+    const s = this.sorted;
+    let lo = 0;
+    let hi = s.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (s[mid] === h) return true;
+      if (s[mid] < h) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+}
