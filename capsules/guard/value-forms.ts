@@ -74,20 +74,28 @@ function nationalNumber(value: string, digits: string): string | undefined {
   }
 }
 
-/** Forms of recently seen values, by kind, IOC kind and value (bounded; oldest dropped first). */
+/**
+ * Forms of recently seen values (bounded; oldest dropped first), keyed by the value text itself, so a lookup hashes
+ * a string once (its hash is kept with it) instead of building a key string each time; an entry holds the kind and
+ * IOC kind its forms are for, and a value of another kind with the same text has its forms computed again.
+ */
+interface CachedForms {
+  readonly kind: PrivateValue["kind"];
+  readonly ioc: PrivateValue["ioc"];
+  readonly forms: ValueForms;
+}
 const FORMS_CACHE_SIZE = 8192;
-const formsCache = new BoundedCache<string, ValueForms>(FORMS_CACHE_SIZE);
+const formsCache = new BoundedCache<string, CachedForms>(FORMS_CACHE_SIZE);
 const FORMS_CACHE_MAX_CHARS = 1024;
 
 /** The forms of one private value (the same, frozen arrays for a value seen recently). */
 export function valueForms(v: PrivateValue): ValueForms {
   if (v.value.length > FORMS_CACHE_MAX_CHARS) return computeForms(v);
-  const key = `${v.kind}\u0000${v.ioc ?? ""}\u0000${v.value}`;
-  const cached = formsCache.get(key);
-  if (cached !== undefined) return cached;
-  const f = computeForms(v);
-  formsCache.set(key, f);
-  return f;
+  const cached = formsCache.get(v.value);
+  if (cached !== undefined && cached.kind === v.kind && cached.ioc === v.ioc) return cached.forms;
+  const forms = computeForms(v);
+  formsCache.set(v.value, { kind: v.kind, ioc: v.ioc, forms });
+  return forms;
 }
 
 const HEX_PLAIN = /^[0-9a-f]+$/;
