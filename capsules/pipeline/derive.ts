@@ -102,6 +102,12 @@ export function deriveCapsule(capsule: CapsuleInput, pack: IntelligencePack, kno
   const all = hardened.ok ? hardened.hypotheses : [];
   const guard = new OutwardGuard(own);
   /**
+   * The capsule's id and the assessment id are digests this derivation verified (the content's SHA-256, and the id
+   * recomputed from the assessment by checkAssessmentId): nobody can write a private value into them, so their
+   * decodings are not searched (docs/guard.md). Every other string of the candidate is.
+   */
+  const verifiedDigest = (s: string): boolean => s === source.declaredSha256 || s === assessment.assessment_id;
+  /**
    * `supersetPassed`: the typology view of this capsule passed the guard. The guard judges each string, member name
    * and number on its own, and the default view's are the typology view's (its hypotheses are a subset, the other
    * members equal) except `origin_answer`; so then only that member needs checking, and the full check runs only to
@@ -139,7 +145,7 @@ export function deriveCapsule(capsule: CapsuleInput, pack: IntelligencePack, kno
     const outOfRange = numberOutOfRange(candidate);
     if (outOfRange !== undefined) return { view: { status: "withheld", reason: outOfRange }, guardPassed: false };
     const quick = supersetPassed && guard.check({ origin_answer: candidate.origin_answer }, "candidate").ok;
-    const verdict = quick ? { ok: true as const } : guard.check(candidate, "candidate");
+    const verdict = quick ? { ok: true as const } : guard.check(candidate, "candidate", { isPublic: verifiedDigest });
     if (!verdict.ok) return { view: { status: "withheld", reason: verdict.reason }, guardPassed: false };
     const bytes = canonicalBytes(candidate, "candidate");
     return { view: { status: "emitted", candidate, bytes, digest: sha256Hex(bytes) }, guardPassed: true };
