@@ -63,10 +63,6 @@ export class OutwardGuard {
   private readonly short = new Map<string, PrivateKind>();
   private readonly hex = new WindowKeys();
   private readonly digits = new WindowKeys();
-  /** The hex window keys, as a list, while the guard is small (read against summarised texts in {@link mayHit}). */
-  private hexList: number[] | undefined = [];
-  /** Each text form with the {@link SUMMARY_BITS}-bit hash of its first characters; made by the first {@link mayHit}. */
-  private formKeys: [string, number][] | undefined;
   private count = 0;
 
   constructor(values: Iterable<PrivateValue> = []) {
@@ -90,33 +86,14 @@ export class OutwardGuard {
   private mayHit(texts: readonly string[]): boolean {
     if (this.indexed) return true;
     const ps = texts.map((t) => prepared(t));
-    // Texts seen again and again (pack labels, template sentences) carry a summary: their forms and windows are
-    // asked for this guard's few keys, instead of this guard being asked for each of their many.
-    const plain: Prepared[] = [];
-    for (const p of ps) {
-      const sum = summaryOf(p);
-      if (sum === undefined) plain.push(p);
-      else if (this.summaryMayHit(p, sum)) return true;
-    }
-    if (this.forms.size > 0 && plain.length > 0) {
+    if (this.forms.size > 0) {
       // One string for every text: a search per form, not per form and text (candidates have dozens of strings).
-      const joined = plain.map((p) => p.joined).join("\u0000");
+      const joined = ps.map((p) => p.joined).join("\u0000");
       for (const form of this.forms.keys()) if (joined.includes(form)) return true;
     }
     if (this.short.size > 0) for (const p of ps) for (const t of p.tokens) if (this.short.has(t)) return true;
-    if (this.hex.size > 0) for (const p of plain) if (this.hex.hasAny(p.hexKeys)) return true;
+    if (this.hex.size > 0) for (const p of ps) if (this.hex.hasAny(p.hexKeys)) return true;
     if (this.digits.size > 0) for (const p of ps) if (this.digits.hasAny(p.digitKeys)) return true;
-    return false;
-  }
-
-  /** {@link mayHit} for the forms and hex windows of one summarised text. */
-  private summaryMayHit(p: Prepared, sum: TextSummary): boolean {
-    if (this.forms.size > 0) {
-      this.formKeys ??= [...this.forms.keys()].map((f) => [f, gramBit(f, 0)]);
-      for (const [form, bit] of this.formKeys) if (hasBit(sum.grams, bit) && p.joined.includes(form)) return true;
-    }
-    if (this.hexList === undefined) return this.hex.hasAny(p.hexKeys);
-    for (const k of this.hexList) if (hasBit(sum.hexBits, k & SUMMARY_MASK) && sum.hexKeys.has(k)) return true;
     return false;
   }
 
@@ -194,14 +171,7 @@ export class OutwardGuard {
       for (const form of f.text) this.addText(form, v.kind, kind);
       for (const t of f.tokens) if (!this.short.has(t)) this.short.set(t, v.kind);
       if (f.hex.length > 0) this.hex.reserve(f.hex.reduce((n, run) => n + Math.max(0, run.length - HEX_WINDOW + 1), 0));
-      for (const run of f.hex) {
-        for (const k of hexWindowKeys(run)) {
-          this.hex.add(k, kind);
-          this.hexList?.push(k);
-        }
-      }
-      if (this.hexList !== undefined && this.hexList.length > HEX_LIST_MAX) this.hexList = undefined;
-      this.formKeys = undefined;
+      for (const run of f.hex) for (const k of hexWindowKeys(run)) this.hex.add(k, kind);
       for (const run of f.digits) for (const k of digitWindowKeys(run, PHONE_RUN)) this.digits.add(k, kind);
     }
   }
@@ -356,68 +326,6 @@ interface Prepared {
   readonly hexKeys: readonly number[];
   /** Keys of every {@link PHONE_RUN}-digit window of the runs of digits in the compact forms. */
   readonly digitKeys: readonly number[];
-  /** Set when a small guard first asked for this text's summary (the next asks make it: {@link summaryOf}). */
-  readonly seenBefore?: boolean;
-}
-
-/**
- * What a text that recurs carries for small guards (pack labels, template sentences: every candidate of a feed has
- * them): a bit per {@link SUMMARY_BITS}-bit hash of each 4-character piece of its compact forms and of each of its
- * hex window keys, and the keys themselves. Made the second time a text is prepared or asked for, so texts that
- * occur once (a capsule's digests) never pay for one.
- */
-interface TextSummary {
-  readonly grams: Uint32Array;
-  readonly hexBits: Uint32Array;
-  readonly hexKeys: ReadonlySet<number>;
-}
-const SUMMARY_BITS = 14;
-const SUMMARY_MASK = (1 << SUMMARY_BITS) - 1;
-/** Texts with fewer compact characters and hex keys than these are searched as before (a summary would not pay). */
-const SUMMARY_MIN_CHARS = 96;
-const SUMMARY_MIN_KEYS = 128;
-/** Guards with more hex keys than this are asked per key (WindowKeys) instead of against summaries. */
-const HEX_LIST_MAX = 1024;
-
-const hasBit = (bits: Uint32Array, b: number): boolean => (bits[b >>> 5] & (1 << (b & 31))) !== 0;
-
-/** The {@link SUMMARY_BITS}-bit hash of the {@link KEY_SHORT} characters of `s` at `at` (FNV-1a). */
-function gramBit(s: string, at: number): number {
-  let h = 0x811c9dc5;
-  for (let i = at; i < at + KEY_SHORT; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return (h ^ (h >>> SUMMARY_BITS)) & SUMMARY_MASK;
-}
-
-const summaries = new WeakMap<Prepared, TextSummary | null>();
-
-/** The summary of a prepared text: undefined for small texts and until it has been asked for twice. */
-function summaryOf(p: Prepared): TextSummary | undefined {
-  const known = summaries.get(p);
-  if (known === null) return undefined;
-  if (known !== undefined) return known;
-  if (p.joined.length < SUMMARY_MIN_CHARS && p.hexKeys.length < SUMMARY_MIN_KEYS) {
-    summaries.set(p, null);
-    return undefined;
-  }
-  if (!p.seenBefore) {
-    (p as { seenBefore: boolean }).seenBefore = true;
-    return undefined;
-  }
-  const grams = new Uint32Array(1 << (SUMMARY_BITS - 5));
-  for (const c of p.compacts) {
-    for (let i = 0; i + KEY_SHORT <= c.length; i++) {
-      const b = gramBit(c, i);
-      grams[b >>> 5] |= 1 << (b & 31);
-    }
-  }
-  const hexBits = new Uint32Array(1 << (SUMMARY_BITS - 5));
-  for (const k of p.hexKeys) {
-    const b = k & SUMMARY_MASK;
-    hexBits[b >>> 5] |= 1 << (b & 31);
-  }
-  const sum: TextSummary = { grams, hexBits, hexKeys: new Set(p.hexKeys) };
-  summaries.set(p, sum);
-  return sum;
 }
 
 const DIGEST = /^[0-9a-f]{24,}$/;

@@ -217,26 +217,6 @@ describe("the outward guard finds every kind in every documented form on every c
     expect(OutwardGuard.valuesThatMayOccur([{ values: [v], probe: new Uint32Array(0) }], outward)).toEqual([]);
   });
 
-  it("holds the same when the outward text recurs (a long text asked for again is read through its summary)", () => {
-    const filler = "This is an analytical lead, not a finding of criminal origin or guilt; sources describe known methods.";
-    fc.assert(
-      fc.property(cases, fc.constantFrom(...Object.keys(GENERIC)), fc.integer({ min: 0, max: 1000 }), (c, t, salt) => {
-        for (const [name, form] of formsUnder(c, t)) {
-          // Long enough to be summarised (and holding hex windows of its own), asked for by three fresh guards.
-          const text = `${filler} ${salt} ${form} ${filler} 0x${"5a".repeat(20)}`;
-          for (let round = 0; round < 3; round++) {
-            const guard = new OutwardGuard([c.value]);
-            const verdict = guard.check({ origin_answer: text, limitations: [filler] }, "candidate");
-            expect(verdict.ok, `${c.value.kind}/${c.value.ioc ?? ""} as ${name}, round ${round}`).toBe(false);
-          }
-        }
-        const clean = `${filler} ${salt}`;
-        for (let round = 0; round < 3; round++) expect(new OutwardGuard([c.value]).check({ origin_answer: clean }, "candidate").ok).toBe(true);
-      }),
-      { numRuns: 200 },
-    );
-  });
-
   it("a number whose digits are a phone's digits is that phone", () => {
     const guard = new OutwardGuard([{ kind: "ioc_value", ioc: "phones", value: "+91 98765 01234" }]);
     expect(guard.checkCall({ max_rows: 919876501234 }, undefined, '{"max_rows":919876501234}').ok).toBe(false);
