@@ -67,20 +67,8 @@ export class StoreGuard {
 }
 
 /**
- * A guard over every capsule of a store (one-shot commands: review notes and exports). With `derivations`, each
- * capsule's values come from its derivation (the sealed cache, or the one derivation of this command) instead of
- * opening and parsing the capsule again. Store errors propagate.
- */
-export function storeGuard(store: SealedStore | undefined, derivations?: StoredDerivations): OutwardGuard {
-  const g = new StoreGuard();
-  if (store && derivations) for (const id of store.capsuleIds()) g.rememberValues(id, derivations.values(id).storeValues);
-  else if (store) g.refreshFrom(store);
-  return g.guard;
-}
-
-/**
- * {@link storeGuard} for one small outward value (a review note, the free text of an export's decisions): a guard
- * over only the stored values that may occur in `outward` (outward-guard.ts `valuesThatMayOccur`), so checking
+ * The guard over every capsule of a store, for one small outward value of a one-shot command (a review note, the
+ * free text of an export's decisions): a guard over only the stored values that may occur in `outward` (outward-guard.ts `valuesThatMayOccur`), so checking
  * `outward`, or any part of it, gives the verdict of the guard over the whole store without indexing every stored
  * value. Store errors propagate.
  */
