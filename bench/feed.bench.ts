@@ -30,6 +30,7 @@ import { canonicalText } from "../src/json/canonical.js";
 import { parseStrictJson } from "../src/json/parse.js";
 import type { JsonObject, JsonValue } from "../src/json/value.js";
 import { OUTCOMES_NAME, PENDING_DIR, VALUES_NAME } from "../capsules/store/derivation-cache.js";
+import { forgetGuardCaches } from "../capsules/guard/outward-guard.js";
 import { guardShareRow, installGuardMeter } from "./guard-share.js";
 import { atMost, median, peakRssMb, userEnv, type BenchResult } from "./harness.js";
 import { openCapsuleBytes } from "../capsules/pipeline/open.js";
@@ -165,13 +166,16 @@ export async function benchFeed(): Promise<BenchResult[]> {
       const code = await main(["--home", home, "--pack", packFile, "feed"], { stdin: Readable.from([]), stdout: out.stream, stderr, env: {} });
       last = { code, bytes: out.bytes(), lines: out.lines(), stderr: Buffer.concat(err).toString("utf8") };
     };
-    // In process, cold derivations (cache dropped before each run) with warm JIT: the guard's share.
+    // In process, cold derivations (cache dropped before each run) with warm JIT, and the guard's caches emptied as a
+    // fresh process has them: the guard's share.
     const meter = installGuardMeter();
     const inProcess: number[] = [];
     const guard: number[] = [];
     try {
       for (let i = -1; i < 5; i++) {
         dropCache();
+        // As in a fresh process: no value's forms and no outward text are known yet.
+        forgetGuardCaches();
         meter.reset();
         const t0 = performance.now();
         await runFeed();

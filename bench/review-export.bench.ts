@@ -25,6 +25,7 @@ import { loadPackFile } from "../published/pack/file.js";
 import { parseStrictJson } from "../src/json/parse.js";
 import type { JsonObject } from "../src/json/value.js";
 import { cliCommand, EXAMPLE, sharedData, syntheticCapsule } from "./feed.bench.js";
+import { forgetGuardCaches } from "../capsules/guard/outward-guard.js";
 import { guardShareRow, installGuardMeter } from "./guard-share.js";
 import { median, userEnv, type BenchResult } from "./harness.js";
 
@@ -73,6 +74,8 @@ export async function benchReviewExport(): Promise<BenchResult[]> {
       const guard: number[] = [];
       for (let i = -1; i < 5; i++) {
         if (cold) dropCache();
+        // As in a fresh process: no value's forms and no outward text are known yet.
+        forgetGuardCaches();
         meter.reset();
         const t0 = performance.now();
         const out = buildExport(store, pack, log);

@@ -25,4 +25,10 @@ export class BoundedCache<K, V> {
     }
     this.current.set(key, value);
   }
+
+  /** Drops every entry. */
+  clear(): void {
+    this.current = new Map();
+    this.old = new Map();
+  }
 }

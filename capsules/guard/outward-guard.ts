@@ -21,7 +21,7 @@ import { bytesHex, decodingLayers, digitWindowKeys, foldText, HEX_WINDOW, hexRun
 import { type Bucket, fileForm, formAtKey, KEY_LONG, KEY_SHORT, kindOf, KINDS, WindowKeys } from "./index-tables.js";
 import type { PrivateKind, PrivateValue } from "./private-values.js";
 import { digitKeyHash, hexKeyHash, OutwardProbe, textKeyHash, tokenHash, valuesProbe } from "./probe.js";
-import { PHONE_RUN, valueForms } from "./value-forms.js";
+import { forgetValueForms, PHONE_RUN, valueForms } from "./value-forms.js";
 
 /** A guard hit: what kind of private value was found. Never carries the value. */
 export interface GuardHit {
@@ -334,6 +334,15 @@ const DIGEST = /^[0-9a-f]{24,}$/;
 const PREPARED_CACHE_SIZE = 4096;
 const preparedCache = new BoundedCache<string, Prepared>(PREPARED_CACHE_SIZE);
 const PREPARED_CACHE_MAX_CHARS = 4096;
+
+/**
+ * Forgets the guard's caches (value forms, prepared outward texts), so a benchmark run in a warm process costs what
+ * it costs in a fresh one. Nothing else needs it: the caches only ever hold what they would compute again.
+ */
+export function forgetGuardCaches(): void {
+  preparedCache.clear();
+  forgetValueForms();
+}
 
 function prepared(text: string): Prepared {
   const cached = preparedCache.get(text);
