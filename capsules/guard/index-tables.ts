@@ -34,17 +34,92 @@ const EMPTY_KEYS = new Float64Array(0);
  */
 const FILTER_MAX = 1024;
 const FILTER_BITS = 14;
-const FILTER_MASK = (1 << FILTER_BITS) - 1;
+/** An outward text's table ({@link WindowKeys.of}) has a filter of about this many bits per key, at most 2^20 bits. */
+const TEXT_FILTER_BITS_PER_KEY = 16;
+const TEXT_FILTER_MAX_BITS = 20;
+
+/**
+ * A set of at most this many keys added as lists ({@link WindowKeys.addAll}: a capsule's windows, about a hundred)
+ * keeps the lists and builds no table: a guard over one capsule is made for one candidate check, and the
+ * candidate's texts have tables of their own ({@link WindowKeys.meets}).
+ */
+const LIST_MAX = 512;
 
 export class WindowKeys {
   private keys = EMPTY_KEYS;
   private kinds = new Uint8Array(0);
   private count = 0;
-  /** Made with the first key; undefined again once the table holds more than {@link FILTER_MAX}. */
+  /** Made with the first key; undefined again once the table holds more than {@link filterMax}. */
   private filter: Uint32Array | undefined;
+  private filterMask = (1 << FILTER_BITS) - 1;
+  private filterMax = FILTER_MAX;
+  /** Keys added by {@link addAll} and not filed in the table yet, with their kind (the arrays are not copied). */
+  private lists: { keys: readonly number[]; kind: number }[] = [];
+  private listed = 0;
 
+  /** Number of keys (a key listed twice counts twice until the lists are filed). */
   get size(): number {
-    return this.count;
+    return this.count + this.listed;
+  }
+
+  /** A table of `keys` (every kind 0): an outward text's windows, kept with it for {@link meets}. */
+  static of(keys: readonly number[]): WindowKeys {
+    const t = new WindowKeys();
+    // Built once and asked often: a filter with few bits set, whatever the number of keys.
+    let bits = FILTER_BITS;
+    while (bits < TEXT_FILTER_MAX_BITS && 1 << bits < keys.length * TEXT_FILTER_BITS_PER_KEY) bits++;
+    t.filterMask = (1 << bits) - 1;
+    t.filterMax = keys.length;
+    t.reserve(keys.length);
+    for (let i = 0; i < keys.length; i++) t.add(keys[i], 0);
+    return t;
+  }
+
+  /**
+   * Adds every key of `keys` with `kind`. While the set is small the array itself is kept (it must not change
+   * afterwards: value-forms.ts keeps each value's windows frozen); past {@link LIST_MAX} keys everything is filed.
+   */
+  addAll(keys: readonly number[], kind: number): void {
+    if (keys.length === 0) return;
+    if (this.count === 0 && this.listed + keys.length <= LIST_MAX) {
+      this.lists.push({ keys, kind });
+      this.listed += keys.length;
+      return;
+    }
+    this.file(keys.length);
+    for (let i = 0; i < keys.length; i++) this.add(keys[i], kind);
+  }
+
+  /** Files the listed keys in the table (and reserves room for `more`). */
+  private file(more = 0): void {
+    if (this.listed === 0 && more === 0) return;
+    this.reserve(this.listed + more);
+    const lists = this.lists;
+    this.lists = [];
+    this.listed = 0;
+    for (const l of lists) for (let i = 0; i < l.keys.length; i++) this.add(l.keys[i], l.kind);
+  }
+
+  /**
+   * True when this set and the set of `keys` share a key; `table` gives the same keys as a table
+   * ({@link WindowKeys.of}, built once per outward text and kept with it). A small set asks the text's table for
+   * each of its keys (a hundred lookups, not one per window of the text: the fixed sentences of a candidate have
+   * thousands, from their base64 decodings); a large one looks each of `keys` up in its own.
+   */
+  meets(keys: readonly number[], table: () => WindowKeys): boolean {
+    if (keys.length === 0) return false;
+    if (this.listed === 0) return this.hasAny(keys);
+    return this.mayMeet(table());
+  }
+
+  /**
+   * False when no key of this set is in `table`; true when one is, or when this set is filed in a table of its own
+   * (then only a lookup of each key of the other set would tell).
+   */
+  mayMeet(table: WindowKeys): boolean {
+    if (this.listed === 0) return this.count > 0;
+    for (const l of this.lists) for (let i = 0; i < l.keys.length; i++) if (table.has(l.keys[i])) return true;
+    return false;
   }
 
   private slot(key: number, keys: Float64Array): number {
@@ -54,7 +129,9 @@ export class WindowKeys {
     return i;
   }
 
+  /** Adds one key (filed in the table). */
   add(key: number, kind: number): void {
+    if (this.listed > 0) this.file();
     // At most half full while small (most lookups miss, and a miss probes until an empty slot), at most 70 % full
     // from 2^16 slots on (a million windows take 16 MB, not 32).
     const limit = this.keys.length < 1 << 16 ? 5 : 7;
@@ -64,11 +141,11 @@ export class WindowKeys {
     this.keys[i] = key;
     this.kinds[i] = kind;
     this.count++;
-    if (this.count === 1) this.filter = new Uint32Array(1 << (FILTER_BITS - 5));
+    if (this.count === 1) this.filter = new Uint32Array((this.filterMask + 1) >>> 5);
     if (this.filter !== undefined) {
-      if (this.count > FILTER_MAX) this.filter = undefined;
+      if (this.count > this.filterMax) this.filter = undefined;
       else {
-        const b = (key | 0) & FILTER_MASK;
+        const b = (key | 0) & this.filterMask;
         this.filter[b >>> 5] |= 1 << (b & 31);
       }
     }
@@ -76,14 +153,16 @@ export class WindowKeys {
 
   /** True when any of `keys` is in the set (one loop, the table read once: a candidate looks up a thousand keys). */
   hasAny(keys: readonly number[]): boolean {
+    if (this.listed > 0) this.file();
     if (this.count === 0) return false;
     const table = this.keys;
     const mask = table.length - 1;
     const filter = this.filter;
+    const fmask = this.filterMask;
     for (let j = 0; j < keys.length; j++) {
       const key = keys[j];
       if (filter !== undefined) {
-        const b = (key | 0) & FILTER_MASK;
+        const b = (key | 0) & fmask;
         if ((filter[b >>> 5] & (1 << (b & 31))) === 0) continue;
       }
       let i = (Math.imul(key | 0, 0x9e3779b1) ^ Math.floor(key / 0x1000000)) & mask;
@@ -95,8 +174,21 @@ export class WindowKeys {
     return false;
   }
 
+  /** True when `key` is in the set (one bit test for most misses while the set is small). */
+  has(key: number): boolean {
+    if (this.listed > 0) this.file();
+    if (this.count === 0) return false;
+    const filter = this.filter;
+    if (filter !== undefined) {
+      const b = (key | 0) & this.filterMask;
+      if ((filter[b >>> 5] & (1 << (b & 31))) === 0) return false;
+    }
+    return this.keys[this.slot(key, this.keys)] === key;
+  }
+
   /** The kind index of a key, or -1. */
   get(key: number): number {
+    if (this.listed > 0) this.file();
     if (this.count === 0) return -1;
     const i = this.slot(key, this.keys);
     return this.keys[i] === key ? this.kinds[i] : -1;

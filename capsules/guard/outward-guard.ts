@@ -92,8 +92,20 @@ export class OutwardGuard {
       for (const form of this.forms.keys()) if (joined.includes(form)) return true;
     }
     if (this.short.size > 0) for (const p of ps) for (const t of p.tokens) if (this.short.has(t)) return true;
-    if (this.hex.size > 0) for (const p of ps) if (this.hex.hasAny(p.hexKeys)) return true;
-    if (this.digits.size > 0) for (const p of ps) if (this.digits.hasAny(p.digitKeys)) return true;
+    if (this.hex.size > 0) {
+      // Texts met before (pack labels, template sentences, member names) are asked through the shared table once;
+      // a text met for the first time, through its own.
+      const repeated: Prepared[] = [];
+      for (const p of ps) {
+        if (p.hexKeys.length === 0) continue;
+        if (p.met++ > 0 && p.hexKeys.length <= SHARED_TEXT_MAX) repeated.push(p);
+        else if (this.hex.meets(p.hexKeys, () => hexTableOf(p))) return true;
+      }
+      if (repeated.length > 0 && (!sharedHexHolds(repeated) || this.hex.mayMeet(sharedHex))) {
+        for (const p of repeated) if (this.hex.meets(p.hexKeys, () => hexTableOf(p))) return true;
+      }
+    }
+    if (this.digits.size > 0) for (const p of ps) if (this.digits.meets(p.digitKeys, () => (p.digitTable ??= WindowKeys.of(p.digitKeys)))) return true;
     return false;
   }
 
@@ -122,15 +134,14 @@ export class OutwardGuard {
     for (const k of hexKeys) hashes.push(hexKeyHash(k));
     for (const k of digitKeys) hashes.push(digitKeyHash(k));
     const outwardProbe = new OutwardProbe(hashes);
-    const windowHit = (runs: readonly string[], found: Set<number>, keysOf: (run: string) => number[]): boolean =>
-      found.size > 0 && runs.some((run) => keysOf(run).some((k) => found.has(k)));
+    const windowHit = (keys: readonly number[], found: Set<number>): boolean => found.size > 0 && keys.some((k) => found.has(k));
     const mayOccur = (v: PrivateValue): boolean => {
       const f = valueForms(v);
       return (
         f.text.some((form) => keys.has(form.substr(0, KEY_SHORT)) && joined.includes(form)) ||
         f.tokens.some((t) => tokens.has(t)) ||
-        windowHit(f.hex, hexKeys, (run) => hexWindowKeys(run)) ||
-        windowHit(f.digits, digitKeys, (run) => digitWindowKeys(run, PHONE_RUN))
+        windowHit(f.hexKeys, hexKeys) ||
+        windowHit(f.digitKeys, digitKeys)
       );
     };
     // Stores repeat values (signal names, amounts, a wallet seen in many messages): each is judged once.
@@ -170,9 +181,8 @@ export class OutwardGuard {
       const kind = KINDS.indexOf(v.kind);
       for (const form of f.text) this.addText(form, v.kind, kind);
       for (const t of f.tokens) if (!this.short.has(t)) this.short.set(t, v.kind);
-      if (f.hex.length > 0) this.hex.reserve(f.hex.reduce((n, run) => n + Math.max(0, run.length - HEX_WINDOW + 1), 0));
-      for (const run of f.hex) for (const k of hexWindowKeys(run)) this.hex.add(k, kind);
-      for (const run of f.digits) for (const k of digitWindowKeys(run, PHONE_RUN)) this.digits.add(k, kind);
+      this.hex.addAll(f.hexKeys, kind);
+      this.digits.addAll(f.digitKeys, kind);
     }
   }
 
@@ -326,6 +336,51 @@ interface Prepared {
   readonly hexKeys: readonly number[];
   /** Keys of every {@link PHONE_RUN}-digit window of the runs of digits in the compact forms. */
   readonly digitKeys: readonly number[];
+  /** {@link hexKeys} and {@link digitKeys} as tables, made the first time a small guard asks (index-tables.ts `meets`). */
+  hexTable?: WindowKeys;
+  digitTable?: WindowKeys;
+  /** How many small-guard checks met this text (mayHit). */
+  met: number;
+  /** The generation of {@link sharedHex} that holds this text's hex keys (0: none). */
+  shared: number;
+}
+
+function hexTableOf(p: Prepared): WindowKeys {
+  return (p.hexTable ??= WindowKeys.of(p.hexKeys));
+}
+
+/**
+ * The hex window keys of every outward text met more than once by a small guard, in one table: a candidate's fixed
+ * texts (their base64 decodings give thousands of windows) are the same for every capsule, so a guard over one
+ * capsule asks this table once for each of its keys, and only when one is found asks each text's own table. Started
+ * again from nothing past {@link SHARED_MAX} keys (texts then join the new table when next met).
+ */
+const SHARED_MAX = 1 << 18;
+/** Texts with more keys than this are always asked through their own table. */
+const SHARED_TEXT_MAX = 1 << 14;
+let sharedHex = new WindowKeys();
+let sharedGeneration = 1;
+
+/** Puts the hex keys of `p` in {@link sharedHex} (which may start again from nothing to make room). */
+function shareHexKeys(p: Prepared): void {
+  if (p.shared === sharedGeneration) return;
+  if (sharedHex.size + p.hexKeys.length > SHARED_MAX) {
+    sharedHex = new WindowKeys();
+    sharedGeneration++;
+  }
+  for (const k of p.hexKeys) sharedHex.add(k, 0);
+  p.shared = sharedGeneration;
+}
+
+/** Puts the hex keys of every text of `list` in {@link sharedHex}; false when they do not fit in it together. */
+function sharedHexHolds(list: readonly Prepared[]): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const generation = sharedGeneration;
+    for (const p of list) shareHexKeys(p);
+    // Started again while adding: texts added earlier in this loop are not in the new table; add them again once.
+    if (sharedGeneration === generation) return true;
+  }
+  return false;
 }
 
 const DIGEST = /^[0-9a-f]{24,}$/;
@@ -341,6 +396,8 @@ const PREPARED_CACHE_MAX_CHARS = 4096;
  */
 export function forgetGuardCaches(): void {
   preparedCache.clear();
+  sharedHex = new WindowKeys();
+  sharedGeneration++;
   forgetValueForms();
 }
 
@@ -370,7 +427,7 @@ function prepared(text: string): Prepared {
   const digitKeys: number[] = [];
   for (const c of compacts) digitWindowKeys(c, PHONE_RUN, digitKeys);
   const cs = [...compacts];
-  const p: Prepared = { compacts: cs, joined: cs.join("\u0000"), tokens: [...tokens], hexKeys, digitKeys };
+  const p: Prepared = { compacts: cs, joined: cs.join("\u0000"), tokens: [...tokens], hexKeys, digitKeys, met: 0, shared: 0 };
   if (text.length <= PREPARED_CACHE_MAX_CHARS) {
     preparedCache.set(text, p);
   }

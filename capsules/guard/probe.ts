@@ -14,10 +14,9 @@
  * capsule's derivation (capsules/store/derivation-cache.ts). They hold hashes of fragments of private values, so
  * they are private values themselves: sealed on disk, never outward.
  */
-import { digitWindowKeys, hexWindowKeys } from "./forms.js";
 import { KEY_SHORT } from "./index-tables.js";
 import type { PrivateValue } from "./private-values.js";
-import { PHONE_RUN, valueForms } from "./value-forms.js";
+import { valueForms } from "./value-forms.js";
 
 const TEXT_SEED = 0x811c9dc5;
 const TOKEN_SEED = 0x9747b28c;
@@ -72,8 +71,8 @@ export function valuesProbe(values: readonly PrivateValue[]): Uint32Array {
     const f = valueForms(v);
     for (const form of f.text) hashes.add(textKeyHash(form.substr(0, KEY_SHORT)));
     for (const t of f.tokens) hashes.add(tokenHash(t));
-    for (const run of f.hex) for (const k of hexWindowKeys(run)) hashes.add(hexKeyHash(k));
-    for (const run of f.digits) for (const k of digitWindowKeys(run, PHONE_RUN)) hashes.add(digitKeyHash(k));
+    for (const k of f.hexKeys) hashes.add(hexKeyHash(k));
+    for (const k of f.digitKeys) hashes.add(digitKeyHash(k));
   }
   return hashes.sortedDistinct();
 }

@@ -28,7 +28,7 @@
  */
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { BoundedCache } from "./bounded-cache.js";
-import { compactForm, foldDigits, foldForms, HEX_WINDOW, refang, reversed } from "./forms.js";
+import { compactForm, digitWindowKeys, foldDigits, foldForms, HEX_WINDOW, hexWindowKeys, refang, reversed } from "./forms.js";
 import type { PrivateValue } from "./private-values.js";
 
 /** Compact forms of at most this many characters match only as whole tokens. */
@@ -49,6 +49,10 @@ export interface ValueForms {
   hex: string[];
   /** ASCII digit strings whose every {@link PHONE_RUN}-digit window is a hit (reversed ones listed too). */
   digits: string[];
+  /** The keys of every window of {@link hex} (forms.ts `hexWindowKeys`), computed once with the forms. */
+  hexKeys: number[];
+  /** The keys of every window of {@link digits} (forms.ts `digitWindowKeys`). */
+  digitKeys: number[];
 }
 
 const SCHEME = /^(?:h(?:tt|xx)ps?:\/\/|\/\/)?(?:www\.)?/i;
@@ -146,7 +150,7 @@ function computeForms(v: PrivateValue): ValueForms {
     // ("bank-account rental offers" in a pack source title).
     const c = compactForm(value);
     if (c !== "") tokens.add(c);
-    return frozen({ text: [], tokens: [...tokens], hex: [], digits: [] });
+    return frozen({ text: [], tokens: [...tokens], hex: [], digits: [], hexKeys: [], digitKeys: [] });
   }
 
   if (v.kind === "ioc_value" && v.ioc === "phones") {
@@ -197,7 +201,11 @@ function computeForms(v: PrivateValue): ValueForms {
 
   // Windows are indexed forwards only; a check also reads every hex run of the outward text backwards.
   if (hexIndexed) hex.add(valueHex);
-  return frozen({ text: [...text], tokens: [...tokens], hex: [...hex], digits: [...digitRuns] });
+  const hexKeys: number[] = [];
+  for (const run of hex) hexWindowKeys(run, hexKeys);
+  const digitKeys: number[] = [];
+  for (const run of digitRuns) digitWindowKeys(run, PHONE_RUN, digitKeys);
+  return frozen({ text: [...text], tokens: [...tokens], hex: [...hex], digits: [...digitRuns], hexKeys, digitKeys });
 }
 
 function frozen(f: ValueForms): ValueForms {
@@ -205,5 +213,7 @@ function frozen(f: ValueForms): ValueForms {
   Object.freeze(f.tokens);
   Object.freeze(f.hex);
   Object.freeze(f.digits);
+  Object.freeze(f.hexKeys);
+  Object.freeze(f.digitKeys);
   return Object.freeze(f);
 }

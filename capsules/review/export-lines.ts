@@ -91,13 +91,29 @@ function exportOne(derivations: StoredDerivations, wide: OutwardGuard, records: 
     // The candidate passed the guard over this capsule's values when it was derived (an emitted view always has,
     // capsules/pipeline/derive.ts), and the rest of the line is the decision: it is checked against this capsule's
     // values, and its free text (note, reviewer name) against every private value of the store.
-    const leak = guardOutward(target, decision, "export.decision");
+    const leak = guardOutward(target, decision, "export.decision", undefined, { isPublic: verifiedIn(decision, id, r.digest) });
     if (leak !== undefined) return { refusal: leak };
     const wideVerdict = wide.check(decisionText(decision), "export.decision");
     if (!wideVerdict.ok) return { refusal: wideVerdict.reason };
     lines.push({ schema_version: REVIEW_EXPORT_SCHEMA, candidate: r.candidate, decision });
   }
   return { lines };
+}
+
+/**
+ * The members of decision `d` this export has verified (docs/review.md, docs/guard.md): its capsule id and
+ * candidate digest, equal to the capsule's id and to the digest of the candidate derived again now; `prev_sha256`,
+ * the digest of the previous record (the log's chain verified before anything is exported); and the reviewer's
+ * public key, its fingerprint and the signature, which verify together (`signatureProblem` above). Nobody can write
+ * a private value into a digest of other bytes, or into a key and signature that verify, without breaking SHA-256
+ * or forging Ed25519, so these are not searched; every other string of the record is (note, reviewer name, time,
+ * decision, member names).
+ */
+function verifiedIn(d: ReviewRecord, capsuleId: string, candidateDigest: string): (s: string) => boolean {
+  const verified = new Set([d.prev_sha256, d.signature, d.reviewer.public_key, d.reviewer.fingerprint]);
+  if (d.capsule_sha256 === capsuleId) verified.add(capsuleId);
+  if (d.candidate_sha256 === candidateDigest) verified.add(candidateDigest);
+  return (s) => verified.has(s);
 }
 
 /** The members of a decision record a person wrote (the rest are digests, a signature, a key, a time, an enum). */

@@ -5,7 +5,7 @@
  * checked against it and against the guard over the whole store (capsules/guard). Plaintext stays in memory.
  */
 import type { CandidateView, DeriveResult } from "../candidates/types.js";
-import { OutwardGuard } from "../guard/outward-guard.js";
+import { OutwardGuard, type CheckOptions } from "../guard/outward-guard.js";
 import type { StoredDerivations } from "../pipeline/stored.js";
 
 export interface ReviewTarget {
@@ -37,11 +37,11 @@ export function openReviewTarget(derivations: StoredDerivations, id: string, vie
  * and paths only). Checked against this capsule's values (with the pack: its literal terms are public) and, when
  * given, against the guard over every capsule of the store. Fails closed when the capsule's values cannot be read.
  */
-export function guardOutward(target: ReviewTarget, value: unknown, what: string, store?: OutwardGuard): string | undefined {
+export function guardOutward(target: ReviewTarget, value: unknown, what: string, store?: OutwardGuard, opts: CheckOptions = {}): string | undefined {
   const secrets = target.secrets();
   if (secrets === undefined) return `leak guard: the capsule's assessment cannot be read, so ${what} cannot be checked`;
   for (const guard of store === undefined ? [secrets] : [secrets, store]) {
-    const verdict = guard.check(value, what);
+    const verdict = guard.check(value, what, opts);
     if (!verdict.ok) return verdict.reason;
   }
   return undefined;

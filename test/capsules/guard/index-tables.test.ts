@@ -30,3 +30,47 @@ describe("WindowKeys: hasAny and get agree with a plain set, with and without th
     });
   }
 });
+
+describe("WindowKeys: keys added as lists (a guard over one capsule) answer as a filed table does", () => {
+  for (const [lists, per] of [
+    [1, 95],
+    [3, 53],
+    [6, 100], // 600 keys: past the list limit, filed as they arrive
+  ] as const) {
+    it(`${lists} lists of ${per} keys`, () => {
+      const parts = Array.from({ length: lists }, () => randomKeys(per));
+      const listed = new WindowKeys();
+      const filed = new WindowKeys();
+      parts.forEach((keys, kind) => {
+        listed.addAll(keys, kind);
+        keys.forEach((k) => filed.add(k, kind));
+      });
+      const all = parts.flat();
+      const absent = randomKeys(5_000).filter((k) => !all.includes(k));
+      for (const text of [absent, [...absent.slice(0, 900), all[all.length - 1]], [all[0]], absent.slice(0, 3), []]) {
+        const table = WindowKeys.of(text);
+        const expected = filed.hasAny(text);
+        // Asked through the text's table (a small set) or by each of the text's keys (a filed one).
+        expect(new WindowKeys().meets(text, () => table)).toBe(false);
+        const fresh = new WindowKeys();
+        parts.forEach((keys, kind) => fresh.addAll(keys, kind));
+        expect(fresh.meets(text, () => table)).toBe(expected);
+        expect(fresh.mayMeet(table) || !expected).toBe(true);
+        for (const k of text.slice(0, 50)) expect(table.has(k)).toBe(true);
+      }
+      // Looking a key up by kind files the lists first; the kinds are those each list was added with.
+      for (const keys of parts) expect(listed.get(keys[keys.length - 1])).toBe(filed.get(keys[keys.length - 1]));
+      expect(listed.get(absent[0])).toBe(-1);
+      expect(listed.size).toBe(filed.size);
+    });
+  }
+
+  it("a text table with many keys keeps a filter sized to them, and still finds each key", () => {
+    const keys = randomKeys(20_000);
+    const table = WindowKeys.of(keys);
+    for (const k of keys) expect(table.has(k)).toBe(true);
+    const present = new Set(keys);
+    const absent = randomKeys(20_000).filter((k) => !present.has(k));
+    expect(absent.some((k) => table.has(k))).toBe(false);
+  });
+});

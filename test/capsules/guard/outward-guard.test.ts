@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Assessment } from "../../../capsules/assessment/types.js";
 import { significantLength } from "../../../capsules/guard/forms.js";
-import { OutwardGuard } from "../../../capsules/guard/outward-guard.js";
+import { forgetGuardCaches, OutwardGuard } from "../../../capsules/guard/outward-guard.js";
 import { assessmentPrivateValues } from "../../../capsules/guard/private-values.js";
 import { describeShared, readShared } from "../../helpers/shared.js";
 
@@ -204,5 +205,33 @@ describe("a store-sized guard (forms looked up by key)", () => {
     expect(guard.checkText("https://example.org/fixture/zzzz/index.html")).toBeUndefined();
     expect(guard.checkText(`The exact wallet appears in case ${ids[3]}x of the fixture.`)).toBeUndefined();
     expect(guard.checkText(uris[5].slice(0, -1))).toBeUndefined();
+  });
+});
+
+describe("small guards and texts met again (the shared window table)", () => {
+  const hash = (i: number) => createHash("sha256").update(`shared table ${i}`).digest("hex");
+  const guardOf = (i: number) =>
+    new OutwardGuard([
+      { kind: "message_sha256", value: hash(i) },
+      { kind: "source_pseudonym", value: hash(i + 1000).slice(0, 24) },
+    ]);
+  // A fixed sentence whose base64 decodings give many windows, met by every candidate, and a varying one.
+  const fixed = "No numeric probability is shown because the current evidence set is not calibrated for source-of-funds";
+
+  it("finds a hex value in a text met before, however often and in whichever form, and passes clean ones", () => {
+    forgetGuardCaches();
+    const hidden = `${fixed} ${Buffer.from(hash(7), "hex").toString("base64")}`;
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 20; i++) {
+        const g = guardOf(i);
+        expect(g.check({ a: fixed, b: `row ${i}` }, "candidate").ok).toBe(true);
+        // The text holding capsule 7's hash in base64 is met by every guard; only capsule 7's finds it.
+        expect(g.check({ a: fixed, b: hidden }, "candidate").ok).toBe(i !== 7);
+        expect(g.check({ c: fixed, d: [hidden] }, "candidate").ok).toBe(i !== 7);
+        expect(g.check([fixed, `tail ${hash(i).slice(30, 44)}`], "candidate").ok).toBe(false);
+      }
+      // The caches start again from nothing (as in a new process); texts join the new shared table when met again.
+      forgetGuardCaches();
+    }
   });
 });
