@@ -305,26 +305,42 @@ for (let d = 0; d < 16; d++) HEX_VALUE["0123456789abcdef".charCodeAt(d)] = d;
 /**
  * Every `width`-digit window of the digit runs of `text` in base `base`, as numbers (computed rolling: one pass, no
  * slices), appended to `out`. `values` gives each ASCII character's digit value, -1 for a character that ends a run.
- * `backwards`: the windows of the text reversed. `base ** width` must stay below 2^53.
+ * `backwards`: the windows of the text reversed. A window's number is `high * base^6 + low`, its first `width - 6`
+ * and its last 6 digits, each kept rolling as a small integer (`base^6` and `base^(width - 6)` stay below 2^31, so
+ * no step needs floating-point remainders): the same number as the window read whole.
  */
 function rollingWindowKeys(text: string, values: Int8Array, base: number, width: number, out: number[], backwards: boolean): number[] {
-  const high = base ** (width - 1);
-  let key = 0;
+  const lowWidth = Math.min(width, LOW_DIGITS);
+  const highWidth = width - lowWidth;
+  if (highWidth > LOW_DIGITS || base > 16) throw new RangeError("forms: a window must fit in 2 × 6 digits of base ≤ 16");
+  const lowTop = base ** (lowWidth - 1);
+  const highTop = highWidth > 0 ? base ** (highWidth - 1) : 1;
+  const lowBase = base ** lowWidth;
+  let high = 0;
+  let low = 0;
   let len = 0;
   const n = text.length;
+  const last = n - 1;
   for (let j = 0; j < n; j++) {
-    const c = text.charCodeAt(backwards ? n - 1 - j : j);
+    const c = text.charCodeAt(backwards ? last - j : j);
     const d = c < 128 ? values[c] : -1;
     if (d < 0) {
       len = 0;
-      key = 0;
+      high = 0;
+      low = 0;
       continue;
     }
-    key = (key % high) * base + d;
-    if (++len >= width) out.push(key);
+    len++;
+    // The digit leaving the low part enters the high part.
+    if (highWidth > 0 && len > lowWidth) high = (high % highTop) * base + values[text.charCodeAt(backwards ? last - (j - lowWidth) : j - lowWidth)];
+    low = (low % lowTop) * base + d;
+    if (len >= width) out.push(high * lowBase + low);
   }
   return out;
 }
+
+/** Digits in the low part of a window key (16^6 = 2^24). */
+const LOW_DIGITS = 6;
 
 /**
  * Every {@link HEX_WINDOW}-digit window of a lower-case hex run, as keys ({@link hexWindowKey} of each window),

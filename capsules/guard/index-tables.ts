@@ -77,7 +77,7 @@ export class WindowKeys {
 
   /**
    * Adds every key of `keys` with `kind`. While the set is small the array itself is kept (it must not change
-   * afterwards: value-forms.ts keeps each value's windows frozen); past {@link LIST_MAX} keys everything is filed.
+   * afterwards: value-forms.ts never changes a value's windows once computed); past {@link LIST_MAX} keys everything is filed.
    */
   addAll(keys: readonly number[], kind: number): void {
     if (keys.length === 0) return;

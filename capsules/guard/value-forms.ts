@@ -5,7 +5,7 @@
  * with or without `@` has one form, and a refanged e-mail or URL folds to the same form as the original.
  *
  * - every value: its compact form and that form reversed;
- * - phones: their digits, the national significant number (libphonenumber-js) and every run of
+ * - phones: their digits, the national significant number (libphonenumber-js; phone-digits.ts) and every run of
  *   {@link PHONE_RUN} of their digits (also reversed), all as windows of {@link PHONE_RUN} digits: any text holding
  *   one of these holds such a window, so the windows alone are indexed (as numbers, outward-guard.ts);
  * - URLs: host + path and the host alone; channels: the name without `t.me/`;
@@ -26,8 +26,8 @@
  * as whole tokens only: a few digits would otherwise be found inside any long number or digest. So are detector
  * signal names: public identifiers whose words occur in ordinary prose.
  */
-import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { BoundedCache } from "./bounded-cache.js";
+import { nationalNumberForm, phoneDigits } from "./phone-digits.js";
 import { compactForm, digitWindowKeys, foldDigits, foldForms, HEX_WINDOW, hexWindowKeys, refang, reversed } from "./forms.js";
 import type { PrivateValue } from "./private-values.js";
 
@@ -40,43 +40,24 @@ export const PIECE_MIN = 16;
 /** A wallet half shorter than this is not searched on its own. */
 const HALF_MIN = 8;
 
+/** A value's forms. Shared by every caller (cached) and kept by reference in small guards: never changed. */
 export interface ValueForms {
   /** Compact forms searched anywhere in compact text (each longer than {@link SHORT_MAX}). */
-  text: string[];
+  readonly text: readonly string[];
   /** Compact forms searched only as whole tokens. */
-  tokens: string[];
+  readonly tokens: readonly string[];
   /** Lower-case hex strings whose every {@link HEX_WINDOW}-digit window is a hit. */
-  hex: string[];
+  readonly hex: readonly string[];
   /** ASCII digit strings whose every {@link PHONE_RUN}-digit window is a hit (reversed ones listed too). */
-  digits: string[];
+  readonly digits: readonly string[];
   /** The keys of every window of {@link hex} (forms.ts `hexWindowKeys`), computed once with the forms. */
-  hexKeys: number[];
+  readonly hexKeys: readonly number[];
   /** The keys of every window of {@link digits} (forms.ts `digitWindowKeys`). */
-  digitKeys: number[];
+  readonly digitKeys: readonly number[];
 }
 
 const SCHEME = /^(?:h(?:tt|xx)ps?:\/\/|\/\/)?(?:www\.)?/i;
 const CHANNEL_PREFIX = /^(?:h(?:tt|xx)ps?:\/\/)?(?:www\.)?(?:t|telegram)\.me\/(?:s\/)?|^@/i;
-const ASCII_DIGITS = /\d/g;
-
-function digitsOf(value: string): string {
-  return (value.normalize("NFKD").match(ASCII_DIGITS) ?? []).join("");
-}
-
-/** A plus sign (ASCII or full-width): without one, and without a default country, the library finds no number. */
-const PLUS = /[+\uff0b]/;
-
-function nationalNumber(value: string, digits: string): string | undefined {
-  try {
-    // Parsing a number the library cannot read costs it an exception; a value without a plus sign is read as
-    // its digits with one.
-    const p =
-      (PLUS.test(value) ? parsePhoneNumberFromString(value) : undefined) ?? (digits.length >= 8 ? parsePhoneNumberFromString(`+${digits}`) : undefined);
-    return p?.nationalNumber;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Forms of recently seen values (bounded; oldest dropped first), keyed by the value text itself, so a lookup hashes
@@ -97,7 +78,7 @@ export function forgetValueForms(): void {
   formsCache.clear();
 }
 
-/** The forms of one private value (the same, frozen arrays for a value seen recently). */
+/** The forms of one private value (the same arrays for a value seen recently). */
 export function valueForms(v: PrivateValue): ValueForms {
   if (v.value.length > FORMS_CACHE_MAX_CHARS) return computeForms(v);
   const cached = formsCache.get(v.value);
@@ -115,11 +96,16 @@ function plainHex(raw: string): string | undefined {
   return HEX_PLAIN.test(plain) ? plain : undefined;
 }
 
+/** Adds `s` to a short list unless it holds it (a value has a few forms: a Set would cost more than it saves). */
+function addNew(list: string[], s: string): void {
+  if (!list.includes(s)) list.push(s);
+}
+
 function computeForms(v: PrivateValue): ValueForms {
-  const text = new Set<string>();
-  const tokens = new Set<string>();
-  const hex = new Set<string>();
-  const digitRuns = new Set<string>();
+  const text: string[] = [];
+  const tokens: string[] = [];
+  const hex: string[] = [];
+  const digitRuns: string[] = [];
   const value = v.value;
   // A value that is 12+ hex digits is found by any 12-digit window of it (outward-guard.ts reads hex runs forwards
   // and backwards, in the plain and the compact form of every decoding layer), so a text form holding 12+ of its
@@ -135,13 +121,13 @@ function computeForms(v: PrivateValue): ValueForms {
     const f = foldForms(raw);
     if (f.compact === "") return;
     if (f.significant <= SHORT_MAX) {
-      tokens.add(f.compact);
-      if (alsoReversed) tokens.add(f.reversed);
+      addNew(tokens, f.compact);
+      if (alsoReversed) addNew(tokens, f.reversed);
       return;
     }
-    text.add(f.compact);
+    addNew(text, f.compact);
     // Folded after reversing: a character may fold to several (m → rn), which must not be reversed themselves.
-    if (alsoReversed) text.add(f.reversed);
+    if (alsoReversed) addNew(text, f.reversed);
   };
   if (v.kind === "monetary_value" || v.kind === "signal_name") {
     // An amount or a rate is a few digits: found only as a whole token, never inside other digits or hex. A detector
@@ -149,17 +135,17 @@ function computeForms(v: PrivateValue): ValueForms {
     // private is that this capsule has it, so it is found as the identifier, not inside prose that uses the words
     // ("bank-account rental offers" in a pack source title).
     const c = compactForm(value);
-    if (c !== "") tokens.add(c);
-    return frozen({ text: [], tokens: [...tokens], hex: [], digits: [], hexKeys: [], digitKeys: [] });
+    if (c !== "") tokens.push(c);
+    return { text: NONE, tokens: orNone(tokens), hex: NONE, digits: NONE, hexKeys: NONE, digitKeys: NONE };
   }
 
   if (v.kind === "ioc_value" && v.ioc === "phones") {
-    const digits = digitsOf(value);
-    const national = nationalNumber(value, digits);
+    const digits = phoneDigits(value);
+    const national = nationalNumberForm(value, digits);
     for (const d of national === undefined || digits.includes(national) ? [digits] : [digits, national]) {
       if (d.length < PHONE_RUN) continue;
-      digitRuns.add(d);
-      digitRuns.add(reversed(d));
+      addNew(digitRuns, d);
+      addNew(digitRuns, reversed(d));
     }
     // Written with digits and separators only: every occurrence of its compact form (or of that reversed) holds
     // one of the digit windows.
@@ -200,20 +186,17 @@ function computeForms(v: PrivateValue): ValueForms {
   }
 
   // Windows are indexed forwards only; a check also reads every hex run of the outward text backwards.
-  if (hexIndexed) hex.add(valueHex);
+  if (hexIndexed) hex.push(valueHex);
   const hexKeys: number[] = [];
   for (const run of hex) hexWindowKeys(run, hexKeys);
   const digitKeys: number[] = [];
   for (const run of digitRuns) digitWindowKeys(run, PHONE_RUN, digitKeys);
-  return frozen({ text: [...text], tokens: [...tokens], hex: [...hex], digits: [...digitRuns], hexKeys, digitKeys });
+  return { text: orNone(text), tokens: orNone(tokens), hex: orNone(hex), digits: orNone(digitRuns), hexKeys: orNone(hexKeys), digitKeys: orNone(digitKeys) };
 }
 
-function frozen(f: ValueForms): ValueForms {
-  Object.freeze(f.text);
-  Object.freeze(f.tokens);
-  Object.freeze(f.hex);
-  Object.freeze(f.digits);
-  Object.freeze(f.hexKeys);
-  Object.freeze(f.digitKeys);
-  return Object.freeze(f);
+/** One empty list for every value without forms of a sort (most values: fewer objects kept per cached value). */
+const NONE: readonly never[] = Object.freeze([]);
+
+function orNone<T>(list: readonly T[]): readonly T[] {
+  return list.length === 0 ? NONE : list;
 }
