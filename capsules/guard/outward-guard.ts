@@ -20,7 +20,7 @@ import { BoundedCache } from "./bounded-cache.js";
 import { bytesHex, decodingLayers, digitWindowKeys, foldText, HEX_WINDOW, hexRuns, hexWindowKeys, wholeTokens } from "./forms.js";
 import { type Bucket, fileForm, formAtKey, KEY_LONG, KEY_SHORT, kindOf, KINDS, WindowKeys } from "./index-tables.js";
 import type { PrivateKind, PrivateValue } from "./private-values.js";
-import { digitKeyHash, hexKeyHash, OutwardProbe, textKeyHash, tokenHash, valuesProbe } from "./probe.js";
+import { OutwardProbe, textHashes, valuesProbe } from "./probe.js";
 import { forgetValueForms, PHONE_RUN, valueForms } from "./value-forms.js";
 
 /** A guard hit: what kind of private value was found. Never carries the value. */
@@ -117,31 +117,30 @@ export class OutwardGuard {
    * and each value of the other groups has its forms (value-forms.ts, cached) looked up in it, instead of indexing
    * every stored value to search a few words.
    */
-  static valuesThatMayOccur(groups: Iterable<ValueGroup>, outward: unknown): PrivateValue[] {
+  static valuesThatMayOccur(groups: Iterable<ValueGroup>, outward: unknown, opts: CheckOptions = {}): PrivateValue[] {
     const texts: string[] = [];
     // Nesting too deep to search: every value is kept, and the full check reports the nesting.
-    if (!collectTexts(outward, 0, texts)) return [...groups].flatMap((g) => g.values);
+    if (!collectTexts(outward, 0, texts, opts.isPublic)) return [...groups].flatMap((g) => g.values);
     const ps = texts.map((t) => prepared(t));
-    const joined = ps.map((p) => p.joined).join("\u0000");
-    const keys = new Set<string>();
-    for (let i = 0; i + KEY_SHORT <= joined.length; i++) keys.add(joined.substr(i, KEY_SHORT));
-    const tokens = new Set(ps.flatMap((p) => p.tokens));
-    const hexKeys = new Set(ps.flatMap((p) => p.hexKeys));
-    const digitKeys = new Set(ps.flatMap((p) => p.digitKeys));
-    const hashes: number[] = [];
-    for (const k of keys) hashes.push(textKeyHash(k));
-    for (const t of tokens) hashes.push(tokenHash(t));
-    for (const k of hexKeys) hashes.push(hexKeyHash(k));
-    for (const k of digitKeys) hashes.push(digitKeyHash(k));
-    const outwardProbe = new OutwardProbe(hashes);
+    const outwardProbe = new OutwardProbe(ps.map((p) => (p.hashes ??= textHashes(p.joined, p.tokens, p.hexKeys, p.digitKeys))));
+    // Made only when a group's probe shares a key (most groups are passed over on their probe alone).
+    let look: { keys: Set<string>; joined: string; tokens: Set<string>; hexKeys: Set<number>; digitKeys: Set<number> } | undefined;
+    const lookups = () => {
+      if (look !== undefined) return look;
+      const joined = ps.map((p) => p.joined).join("\u0000");
+      const keys = new Set<string>();
+      for (let i = 0; i + KEY_SHORT <= joined.length; i++) keys.add(joined.substr(i, KEY_SHORT));
+      return (look = { keys, joined, tokens: new Set(ps.flatMap((p) => p.tokens)), hexKeys: new Set(ps.flatMap((p) => p.hexKeys)), digitKeys: new Set(ps.flatMap((p) => p.digitKeys)) });
+    };
     const windowHit = (keys: readonly number[], found: Set<number>): boolean => found.size > 0 && keys.some((k) => found.has(k));
     const mayOccur = (v: PrivateValue): boolean => {
       const f = valueForms(v);
+      const l = lookups();
       return (
-        f.text.some((form) => keys.has(form.substr(0, KEY_SHORT)) && joined.includes(form)) ||
-        f.tokens.some((t) => tokens.has(t)) ||
-        windowHit(f.hexKeys, hexKeys) ||
-        windowHit(f.digitKeys, digitKeys)
+        f.text.some((form) => l.keys.has(form.substr(0, KEY_SHORT)) && l.joined.includes(form)) ||
+        f.tokens.some((t) => l.tokens.has(t)) ||
+        windowHit(f.hexKeys, l.hexKeys) ||
+        windowHit(f.digitKeys, l.digitKeys)
       );
     };
     // Stores repeat values (signal names, amounts, a wallet seen in many messages): each is judged once.
@@ -163,9 +162,12 @@ export class OutwardGuard {
     return out;
   }
 
-  /** A guard over only the values of `groups` that may occur in `outward` ({@link valuesThatMayOccur}). */
-  static narrowed(groups: Iterable<ValueGroup>, outward: unknown): OutwardGuard {
-    return new OutwardGuard(OutwardGuard.valuesThatMayOccur(groups, outward));
+  /**
+   * A guard over only the values of `groups` that may occur in `outward` ({@link valuesThatMayOccur}); with
+   * `opts.isPublic`, as checked with the same option (strings it exempts are not searched, so not looked at here).
+   */
+  static narrowed(groups: Iterable<ValueGroup>, outward: unknown, opts: CheckOptions = {}): OutwardGuard {
+    return new OutwardGuard(OutwardGuard.valuesThatMayOccur(groups, outward, opts));
   }
 
   /** The probe of `values` (probe.ts), kept with a capsule's derivation for {@link valuesThatMayOccur}. */
@@ -341,6 +343,8 @@ interface Prepared {
   digitTable?: WindowKeys;
   /** How many small-guard checks met this text (mayHit). */
   met: number;
+  /** The hashes of this text's keys (probe.ts `textHashes`), made the first time a guard is narrowed to it. */
+  hashes?: Uint32Array;
   /** The generation of {@link sharedHex} that holds this text's hex keys (0: none). */
   shared: number;
 }

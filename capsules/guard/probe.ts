@@ -78,18 +78,30 @@ export function valuesProbe(values: readonly PrivateValue[]): Uint32Array {
 }
 
 /**
- * The hashes of an outward value's keys, asked whether a probe shares any: a bit per value of a hash's low 16 bits
- * answers most hashes of a probe at once, the sorted hashes the rest.
+ * The hashes of one outward text's keys (sorted, distinct): every {@link KEY_SHORT} characters of its compact forms
+ * (`joined`: the compact forms separated by a character no form holds), its whole tokens, and its hex and digit
+ * window keys. Computed once per text and kept with it (outward-guard.ts).
+ */
+export function textHashes(joined: string, tokens: readonly string[], hexKeys: readonly number[], digitKeys: readonly number[]): Uint32Array {
+  const hashes = new HashList();
+  for (let i = 0; i + KEY_SHORT <= joined.length; i++) hashes.add(textKeyHash(joined.substr(i, KEY_SHORT)));
+  for (const t of tokens) hashes.add(tokenHash(t));
+  for (const k of hexKeys) hashes.add(hexKeyHash(k));
+  for (const k of digitKeys) hashes.add(digitKeyHash(k));
+  return hashes.sortedDistinct();
+}
+
+/**
+ * The hashes of an outward value's keys (those of each of its texts, {@link textHashes}), asked whether a probe
+ * shares any: a bit per value of a hash's low 16 bits answers most hashes of a probe at once, the texts' sorted
+ * hashes the rest.
  */
 export class OutwardProbe {
-  private readonly sorted: Uint32Array;
   private readonly bits = new Uint32Array(2048);
 
-  constructor(hashes: Iterable<number>) {
-    const list = new HashList();
-    for (const h of hashes) list.add(h);
-    this.sorted = list.sortedDistinct();
-    for (const h of this.sorted) this.bits[(h & 0xffff) >>> 5] |= 1 << (h & 31);
+  constructor(private readonly lists: readonly Uint32Array[]) {
+    const bits = this.bits;
+    for (const list of lists) for (let i = 0; i < list.length; i++) bits[(list[i] & 0xffff) >>> 5] |= 1 << (list[i] & 31);
   }
 
   /** True when `probe` (sorted hashes) holds a hash of this outward value. */
@@ -103,14 +115,15 @@ export class OutwardProbe {
   }
 
   private has(h: number): boolean {
-    const s = this.sorted;
-    let lo = 0;
-    let hi = s.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (s[mid] === h) return true;
-      if (s[mid] < h) lo = mid + 1;
-      else hi = mid - 1;
+    for (const s of this.lists) {
+      let lo = 0;
+      let hi = s.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        if (s[mid] === h) return true;
+        if (s[mid] < h) lo = mid + 1;
+        else hi = mid - 1;
+      }
     }
     return false;
   }

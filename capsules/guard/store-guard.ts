@@ -79,7 +79,7 @@ export function storeGuardFor(store: SealedStore | undefined, derivations: Store
     if (derivations === undefined) groups.push({ values: capsulePrivateValues(store.openCapsule(id).envelope) });
     else {
       const v = derivations.probedValues(id);
-      groups.push({ values: v.storeValues, probe: v.storeProbe });
+      groups.push({ values: v.storeValues, probe: v.probe });
     }
   }
   return OutwardGuard.narrowed(groups, outward);

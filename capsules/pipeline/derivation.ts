@@ -43,10 +43,11 @@ export interface Derivation {
   /** Every inline document's private values without the pack (the guard over the whole store, stricter). */
   readonly storeValues: readonly PrivateValue[];
   /**
-   * The probe of `storeValues` (guard/probe.ts), once computed: when the capsule is stored (its forms are in the
-   * guard's cache then), or by the first command that narrows a guard over the store (stored.ts).
+   * The probe (guard/probe.ts) of every value above, own and store, once computed: when the capsule is stored (its
+   * forms are in the guard's cache then), or by the first command that narrows a guard (stored.ts). A note or an
+   * export line whose keys it does not share can hold none of this capsule's values.
    */
-  readonly storeProbe?: Uint32Array;
+  readonly probe?: Uint32Array;
 }
 
 /** An assessment the caller has just parsed from exactly these bytes (intake), so derivation need not parse it again. */

@@ -45,14 +45,13 @@ export class StoredDerivations {
   }
 
   /**
-   * {@link values} with the probe of the store values (guard/probe.ts): computed now when the row has none (a
-   * capsule derived by a feed, or cached before probes were kept) and remembered, so {@link save} writes it and
-   * later commands only read it.
+   * {@link values} with the probe of all of them (guard/probe.ts): computed now when the row has none (a capsule
+   * derived by a feed) and remembered, so {@link save} writes it and later commands only read it.
    */
-  probedValues(id: string): CachedValues & { storeProbe: Uint32Array } {
+  probedValues(id: string): CachedValues & { probe: Uint32Array } {
     const v = this.values(id);
-    if (v.storeProbe !== undefined) return v as CachedValues & { storeProbe: Uint32Array };
-    const probed = { privateValues: v.privateValues, storeValues: v.storeValues, storeProbe: OutwardGuard.probeOf(v.storeValues) };
+    if (v.probe !== undefined) return v as CachedValues & { probe: Uint32Array };
+    const probed = { privateValues: v.privateValues, storeValues: v.storeValues, probe: probeOfValues(v) };
     this.cache.rememberValues(id, probed);
     return probed;
   }
@@ -88,7 +87,12 @@ export function cacheDerivationsOnPut(store: SealedStore, pack: IntelligencePack
 }
 
 function withProbe(d: Derivation): Derivation {
-  return { ...d, storeProbe: OutwardGuard.probeOf(d.storeValues) };
+  return { ...d, probe: probeOfValues(d) };
+}
+
+/** The probe of a capsule's own and store values together (one probe answers for both: a superset of each). */
+export function probeOfValues(v: Pick<Derivation, "privateValues" | "storeValues">): Uint32Array {
+  return OutwardGuard.probeOf(v.privateValues === undefined ? v.storeValues : [...v.privateValues, ...v.storeValues]);
 }
 
 /** The derivation of a capsule this process built (from its intake's parsed assessment) or opened. */

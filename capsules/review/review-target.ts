@@ -11,23 +11,24 @@ import type { StoredDerivations } from "../pipeline/stored.js";
 export interface ReviewTarget {
   capsule_sha256: string;
   result: DeriveResult;
-  /** The guard over the assessment's private values, or undefined when the capsule holds no readable assessment. */
-  secrets(): OutwardGuard | undefined;
+  /**
+   * The guard over the assessment's private values, narrowed to what may occur in `outward` (checked with `opts`):
+   * through the capsule's probe, so a note or a line that shares no key with its values costs no value's forms.
+   * Undefined when the capsule holds no readable assessment.
+   */
+  secretsFor(outward: unknown, opts?: CheckOptions): OutwardGuard | undefined;
 }
 
 /** Stored capsule `id` (a full id) with its candidate in `view`. Store failures throw. */
 export function openReviewTarget(derivations: StoredDerivations, id: string, view: CandidateView): ReviewTarget {
   const result = derivations.candidate(id, view);
-  let cached: OutwardGuard | undefined | null = null;
   return {
     capsule_sha256: id,
     result,
-    secrets() {
-      if (cached === null) {
-        const values = derivations.values(id).privateValues;
-        cached = values === undefined ? undefined : new OutwardGuard(values);
-      }
-      return cached;
+    secretsFor(outward, opts = {}) {
+      const v = derivations.probedValues(id);
+      // The probe covers own and store values together: a superset, so it never passes over an own value.
+      return v.privateValues === undefined ? undefined : OutwardGuard.narrowed([{ values: v.privateValues, probe: v.probe }], outward, opts);
     },
   };
 }
@@ -38,7 +39,7 @@ export function openReviewTarget(derivations: StoredDerivations, id: string, vie
  * given, against the guard over every capsule of the store. Fails closed when the capsule's values cannot be read.
  */
 export function guardOutward(target: ReviewTarget, value: unknown, what: string, store?: OutwardGuard, opts: CheckOptions = {}): string | undefined {
-  const secrets = target.secrets();
+  const secrets = target.secretsFor(value, opts);
   if (secrets === undefined) return `leak guard: the capsule's assessment cannot be read, so ${what} cannot be checked`;
   for (const guard of store === undefined ? [secrets] : [secrets, store]) {
     const verdict = guard.check(value, what, opts);

@@ -42,8 +42,8 @@ import { CAPSULE_ID, SEALED_SUFFIX } from "./layout.js";
 
 export const OUTCOMES_FORMAT = "evidence-bridge-derivations/v1";
 // Formats of the header inside each file (see ReadDoc for the layout).
-export const VALUES_FORMAT = "evidence-bridge-derivation-values/v2";
-export const PENDING_FORMAT = "evidence-bridge-derivation/v2";
+export const VALUES_FORMAT = "evidence-bridge-derivation-values/v3";
+export const PENDING_FORMAT = "evidence-bridge-derivation/v3";
 export const OUTCOMES_NAME = "derivations.sealed";
 export const VALUES_NAME = "derivation-values.sealed";
 export const PENDING_DIR = "derivations";
@@ -58,8 +58,8 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** What a cached outcome row restores: everything of a {@link Derivation} but its private values. */
 export type CachedOutcome = Pick<Derivation, "capsule_sha256" | "pack_sha256" | "outcome">;
-/** With `storeProbe` (guard/probe.ts): written with the row, so narrowing a note's guard computes no forms. */
-export type CachedValues = Pick<Derivation, "privateValues" | "storeValues" | "storeProbe">;
+/** With `probe` (guard/probe.ts, of own and store values): written with the row, so narrowing a note's guard computes no forms. */
+export type CachedValues = Pick<Derivation, "privateValues" | "storeValues" | "probe">;
 
 /** Where the cache of one store lives and the key that seals it. */
 export interface CacheLocation {
@@ -71,7 +71,7 @@ export interface CacheLocation {
 type PackedView = ["e", number, number] | ["w", string];
 type PackedOutcome = [string, ["w", string] | ["d", 0 | 1, PackedView, PackedView]];
 type PackedValue = [PrivateKind, string] | [PrivateKind, string, string];
-/** Id, own values, store values, and (once computed) the base64 of the store values' probe (little-endian 32-bit hashes). */
+/** Id, own values, store values, and (once computed) the base64 of the probe of both (little-endian 32-bit hashes). */
 type PackedValues = [string, PackedValue[] | null, PackedValue[], string?];
 
 // ---- packing ---------------------------------------------------------------------------------------------------
@@ -107,7 +107,7 @@ function packProbe(probe: Uint32Array): string {
 
 function packValues(id: string, v: CachedValues): PackedValues {
   const row: PackedValues = [id, v.privateValues === undefined ? null : v.privateValues.map(packValue), v.storeValues.map(packValue)];
-  if (v.storeProbe !== undefined) row.push(packProbe(v.storeProbe));
+  if (v.probe !== undefined) row.push(packProbe(v.probe));
   return row;
 }
 
@@ -193,7 +193,7 @@ function unpackValues(row: unknown): [string, CachedValues] | undefined {
   const store = unpackValueList(row[2]);
   const probe = row.length === 4 ? unpackProbe(row[3]) : null;
   if (own === undefined || store === undefined || probe === undefined) return undefined;
-  return [row[0], { privateValues: own ?? undefined, storeValues: store, storeProbe: probe ?? undefined }];
+  return [row[0], { privateValues: own ?? undefined, storeValues: store, probe: probe ?? undefined }];
 }
 
 // ---- files -----------------------------------------------------------------------------------------------------
@@ -340,7 +340,7 @@ export class DerivationCache {
   rememberValues(id: string, v: CachedValues): void {
     const values = this.loadValues();
     const added = this.added.get(id);
-    if (added !== undefined) this.added.set(id, { ...added, storeProbe: v.storeProbe });
+    if (added !== undefined) this.added.set(id, { ...added, probe: v.probe });
     else if (values.has(id)) {
       values.set(id, v);
       this.valuesChanged = true;

@@ -140,6 +140,22 @@ describeShared("review queue and export", () => {
     expect(guardOutward(c36, "seller is @usdt_kitchen_sink", "the note")).toBeUndefined();
   });
 
+  test("through the capsule's probe, a clean note is checked against none of its values and a leaking one against those it may hold", () => {
+    const derivations = new StoredDerivations(store, testPack());
+    const c03 = openReviewTarget(derivations, exampleCapsule("03").id, DEFAULT_VIEW);
+    const all = derivations.values(exampleCapsule("03").id).privateValues!;
+    expect(all.length).toBeGreaterThan(5);
+    expect(c03.secretsFor("checked the cited record, fine")!.size).toBe(0);
+    const leaking = c03.secretsFor("seller is usdt kitchen sink");
+    expect(leaking!.size).toBeGreaterThan(0);
+    expect(leaking!.size).toBeLessThan(all.length);
+    expect(leaking!.checkText("seller is usdt kitchen sink")).toEqual({ kind: "ioc_value" });
+    // Strings the check exempts are not looked at either: the exempt hash alone narrows to nothing.
+    const hash = all.find((v) => v.kind === "message_sha256")!.value;
+    expect(c03.secretsFor({ a: hash }, { isPublic: (s) => s === hash })!.size).toBe(0);
+    expect(c03.secretsFor({ a: hash })!.size).toBeGreaterThan(0);
+  });
+
   test("an approval whose note leaks a value refuses the export; so does a capsule missing from the store", async () => {
     const local = await storeWith("export", [exampleCapsule("03"), exampleCapsule("01")]);
     const bob = reviewer(local.home, "bob");

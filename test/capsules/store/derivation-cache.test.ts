@@ -13,7 +13,7 @@ import { openCache, sealCache } from "../../../capsules/store/cache-seal.js";
 import { buildFeed, feedFromCache } from "../../../capsules/feed/index.js";
 import { CANDIDATE_POLICY_VERSION } from "../../../capsules/pipeline/derive.js";
 import { storable } from "../../helpers/storable.js";
-import { cacheDerivationsOnPut, StoredDerivations } from "../../../capsules/pipeline/stored.js";
+import { cacheDerivationsOnPut, probeOfValues, StoredDerivations } from "../../../capsules/pipeline/stored.js";
 import { OUTCOMES_NAME, PENDING_DIR, VALUES_NAME } from "../../../capsules/store/derivation-cache.js";
 import { OutwardGuard } from "../../../capsules/guard/outward-guard.js";
 import { openOrCreateStore, type SealedStore } from "../../../capsules/store/store.js";
@@ -144,7 +144,7 @@ describeShared("the sealed derivation cache", () => {
     expect(rebuilt.lines).toEqual(warm.lines);
   });
 
-  test("each values row keeps the probe of its store values; a row whose probe is malformed is dropped and derived again", async () => {
+  test("each values row keeps the probe of its own and store values; a row whose probe is malformed is dropped and derived again", async () => {
     const home = tempHome("dcache-probe");
     const store = await openOrCreateStore({ home, passphrase: undefined });
     cacheDerivationsOnPut(store, testPack());
@@ -153,8 +153,9 @@ describeShared("the sealed derivation cache", () => {
     const first = new StoredDerivations(store, testPack());
     for (const c of capsules) {
       const v = first.values(c.id);
-      expect(v.storeProbe, c.name).toEqual(OutwardGuard.probeOf(v.storeValues));
-      expect(v.storeProbe!.length, c.name).toBeGreaterThan(0);
+      expect(v.probe, c.name).toEqual(OutwardGuard.probeOf([...(v.privateValues ?? []), ...v.storeValues]));
+      expect(v.probe, c.name).toEqual(probeOfValues(v));
+      expect(v.probe!.length, c.name).toBeGreaterThan(0);
     }
     first.save();
     const misses = () => {
@@ -176,12 +177,12 @@ describeShared("the sealed derivation cache", () => {
     dropCache(store);
     await feedOf(store);
     const afterFeed = new StoredDerivations(store, testPack());
-    for (const c of capsules) expect(afterFeed.values(c.id).storeProbe, c.name).toBeUndefined();
+    for (const c of capsules) expect(afterFeed.values(c.id).probe, c.name).toBeUndefined();
     const narrowing = new StoredDerivations(store, testPack());
-    for (const c of capsules) expect(narrowing.probedValues(c.id).storeProbe).toEqual(OutwardGuard.probeOf(narrowing.values(c.id).storeValues));
+    for (const c of capsules) expect(narrowing.probedValues(c.id).probe).toEqual(probeOfValues(narrowing.values(c.id)));
     narrowing.save();
     const later = new StoredDerivations(store, testPack());
-    for (const c of capsules) expect(later.values(c.id).storeProbe, c.name).toEqual(OutwardGuard.probeOf(later.values(c.id).storeValues));
+    for (const c of capsules) expect(later.values(c.id).probe, c.name).toEqual(probeOfValues(later.values(c.id)));
     expect(later.derived).toBe(0);
   });
 
