@@ -13,6 +13,7 @@ import { DerivationCache, writePendingDerivations, type CachedOutcome, type Cach
 import type { JsonValue } from "../../src/json/value.js";
 import type { SealedStore, StorableCapsule } from "../store/store.js";
 import { OutwardGuard } from "../guard/outward-guard.js";
+import type { PrivateValue } from "../guard/private-values.js";
 import { BuiltCapsule } from "./build.js";
 import { candidateView, deriveCapsule, type CapsuleInput, type Derivation, type KnownAssessment } from "./derive.js";
 
@@ -90,9 +91,20 @@ function withProbe(d: Derivation): Derivation {
   return { ...d, probe: probeOfValues(d) };
 }
 
-/** The probe of a capsule's own and store values together (one probe answers for both: a superset of each). */
+/**
+ * The probe of a capsule's own and store values together (one probe answers for both: a superset of each). Own
+ * values are usually store values too (the same value, kind and IOC kind): those are probed once.
+ */
 export function probeOfValues(v: Pick<Derivation, "privateValues" | "storeValues">): Uint32Array {
-  return OutwardGuard.probeOf(v.privateValues === undefined ? v.storeValues : [...v.privateValues, ...v.storeValues]);
+  if (v.privateValues === undefined) return OutwardGuard.probeOf(v.storeValues);
+  const byText = new Map<string, PrivateValue[]>();
+  for (const s of v.storeValues) {
+    const same = byText.get(s.value);
+    if (same === undefined) byText.set(s.value, [s]);
+    else same.push(s);
+  }
+  const extra = v.privateValues.filter((o) => !(byText.get(o.value) ?? []).some((s) => s.kind === o.kind && s.ioc === o.ioc));
+  return OutwardGuard.probeOf(extra.length === 0 ? v.storeValues : [...v.storeValues, ...extra]);
 }
 
 /** The derivation of a capsule this process built (from its intake's parsed assessment) or opened. */
