@@ -303,52 +303,35 @@ const HEX_VALUE = new Int8Array(128).fill(-1);
 for (let d = 0; d < 16; d++) HEX_VALUE["0123456789abcdef".charCodeAt(d)] = d;
 
 /**
- * Every `width`-digit window of the digit runs of `text` in base `base`, as numbers (computed rolling: one pass, no
- * slices), appended to `out`. `values` gives each ASCII character's digit value, -1 for a character that ends a run.
- * `backwards`: the windows of the text reversed. A window's number is `high * base^6 + low`, its first `width - 6`
- * and its last 6 digits, each kept rolling as a small integer (`base^6` and `base^(width - 6)` stay below 2^31, so
- * no step needs floating-point remainders): the same number as the window read whole.
+ * Every {@link HEX_WINDOW}-digit window of a lower-case hex run, as keys ({@link hexWindowKey} of each window),
+ * computed rolling (one pass, no slices), appended to `out`; any other character ends a run. `backwards`: the
+ * windows of the run reversed. A key is kept as its first and its last 6 digits, 24 bits each, shifted in with
+ * integer operations only (a remainder of a 48-bit number is a floating-point one, many times slower): the same
+ * number as the window read whole.
  */
-function rollingWindowKeys(text: string, values: Int8Array, base: number, width: number, out: number[], backwards: boolean): number[] {
-  const lowWidth = Math.min(width, LOW_DIGITS);
-  const highWidth = width - lowWidth;
-  if (highWidth > LOW_DIGITS || base > 16) throw new RangeError("forms: a window must fit in 2 × 6 digits of base ≤ 16");
-  const lowTop = base ** (lowWidth - 1);
-  const highTop = highWidth > 0 ? base ** (highWidth - 1) : 1;
-  const lowBase = base ** lowWidth;
+export function hexWindowKeys(run: string, out: number[] = [], backwards = false): number[] {
   let high = 0;
   let low = 0;
   let len = 0;
-  const n = text.length;
+  const n = run.length;
   const last = n - 1;
   for (let j = 0; j < n; j++) {
-    const c = text.charCodeAt(backwards ? last - j : j);
-    const d = c < 128 ? values[c] : -1;
+    const c = run.charCodeAt(backwards ? last - j : j);
+    const d = c < 128 ? HEX_VALUE[c] : -1;
     if (d < 0) {
       len = 0;
       high = 0;
       low = 0;
       continue;
     }
-    len++;
-    // The digit leaving the low part enters the high part.
-    if (highWidth > 0 && len > lowWidth) high = (high % highTop) * base + values[text.charCodeAt(backwards ? last - (j - lowWidth) : j - lowWidth)];
-    low = (low % lowTop) * base + d;
-    if (len >= width) out.push(high * lowBase + low);
+    // The digit leaving the low half enters the high half.
+    high = ((high << 4) | (low >>> 20)) & 0xffffff;
+    low = ((low << 4) | d) & 0xffffff;
+    if (++len >= HEX_WINDOW) out.push(high * 0x1000000 + low);
   }
   return out;
 }
-
-/** Digits in the low part of a window key (16^6 = 2^24). */
-const LOW_DIGITS = 6;
-
-/**
- * Every {@link HEX_WINDOW}-digit window of a lower-case hex run, as keys ({@link hexWindowKey} of each window),
- * computed rolling (one pass, no slices), appended to `out`. `backwards`: the windows of the run reversed.
- */
-export function hexWindowKeys(run: string, out: number[] = [], backwards = false): number[] {
-  return rollingWindowKeys(run, HEX_VALUE, 16, HEX_WINDOW, out, backwards);
-}
+if (HEX_WINDOW !== 12) throw new Error("forms: hexWindowKeys keeps a window as two halves of 6 hex digits");
 
 /**
  * Decimal digit windows. Digits fold to themselves except 0 and 1, which the confusable skeleton reads as o and
@@ -373,10 +356,26 @@ export function foldDigits(digits: string): string {
 
 /**
  * Every `width`-digit window of the runs of digits in a compact form (a folded digit, such as `o` for 0, reads as
- * the digit) or in a string of ASCII digits, as numbers, appended to `out`. `width` ≤ 15.
+ * the digit) or in a string of ASCII digits, as numbers, appended to `out`; computed rolling, in small integers
+ * (`width` ≤ 9, so every key stays below 2^31).
  */
 export function digitWindowKeys(compact: string, width: number, out: number[] = []): number[] {
-  return rollingWindowKeys(compact, DIGIT_VALUE, 10, width, out, false);
+  if (width < 1 || width > 9) throw new RangeError("forms: decimal windows are 1 to 9 digits");
+  const top = 10 ** (width - 1) | 0;
+  let key = 0;
+  let len = 0;
+  for (let j = 0; j < compact.length; j++) {
+    const c = compact.charCodeAt(j);
+    const d = c < 128 ? DIGIT_VALUE[c] : -1;
+    if (d < 0) {
+      len = 0;
+      key = 0;
+      continue;
+    }
+    key = ((key % top) * 10 + d) | 0;
+    if (++len >= width) out.push(key);
+  }
+  return out;
 }
 
 /** Lower-case hex of bytes. */

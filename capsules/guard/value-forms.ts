@@ -80,7 +80,9 @@ export function forgetValueForms(): void {
 
 /** The forms of one private value (the same arrays for a value seen recently). */
 export function valueForms(v: PrivateValue): ValueForms {
-  if (v.value.length > FORMS_CACHE_MAX_CHARS) return computeForms(v);
+  // A digest, a pseudonym or a hex wallet is found by its windows alone: computed in a pass, and kept by no cache
+  // (each is usually one capsule's: keeping them was most of a cold feed's garbage).
+  if (v.value.length > FORMS_CACHE_MAX_CHARS || HEX_ONLY.test(v.value)) return computeForms(v);
   const cached = formsCache.get(v.value);
   if (cached !== undefined && cached.kind === v.kind && cached.ioc === v.ioc) return cached.forms;
   const forms = computeForms(v);
@@ -89,6 +91,8 @@ export function valueForms(v: PrivateValue): ValueForms {
 }
 
 const HEX_PLAIN = /^[0-9a-f]+$/;
+/** A value written as {@link HEX_WINDOW}+ hex digits (optionally after `0x`): every form of it is a window. */
+const HEX_ONLY = /^(?:0x)?[0-9a-fA-F]{12,}$/;
 
 /** The hex digits of a value as the hex index reads it (`0x`, white space, `:` and `-` dropped, lower case). */
 function plainHex(raw: string): string | undefined {
