@@ -16,12 +16,11 @@
  * once and looks each position up, so its cost grows with the outward text, not with the size of the store.
  */
 import { indexPath, isJsonFloat, isJsonObject, memberPath } from "../../src/json/value.js";
-import { BoundedCache } from "./bounded-cache.js";
-import { bytesHex, decodingLayers, digitWindowKeys, foldText, HEX_WINDOW, hexRuns, hexWindowKeys, wholeTokens } from "./forms.js";
 import { type Bucket, fileForm, formAtKey, KEY_LONG, KEY_SHORT, kindOf, KINDS, WindowKeys } from "./index-tables.js";
 import type { PrivateKind, PrivateValue } from "./private-values.js";
 import { OutwardProbe, textHashes, valuesProbe } from "./probe.js";
-import { forgetValueForms, PHONE_RUN, valueForms } from "./value-forms.js";
+import { digitTableOf, forgetPreparedTexts, hexTableOf, prepared, type Prepared, shareable, type SharedTexts, sharedHolding, summaryKey } from "./prepared-texts.js";
+import { forgetValueForms, valueForms } from "./value-forms.js";
 
 /** A guard hit: what kind of private value was found. Never carries the value. */
 export interface GuardHit {
@@ -85,27 +84,40 @@ export class OutwardGuard {
    */
   private mayHit(texts: readonly string[]): boolean {
     if (this.indexed) return true;
-    const ps = texts.map((t) => prepared(t));
+    // Texts met before (pack labels, template sentences, member names) are asked through the shared summary once;
+    // texts met for the first time are searched on their own.
+    const fresh: Prepared[] = [];
+    const repeated: Prepared[] = [];
+    for (const t of texts) {
+      const p = prepared(t);
+      (p.met++ > 0 && shareable(p) ? repeated : fresh).push(p);
+    }
+    if (fresh.length > 0 && this.mayHitIn(fresh)) return true;
+    if (repeated.length === 0) return false;
+    const summary = sharedHolding(repeated);
+    if (summary !== undefined && !this.mayMeet(summary)) return false;
+    return this.mayHitIn(repeated);
+  }
+
+  /** False when no form, token or window of this (small) guard is in the shared summary. */
+  private mayMeet(s: SharedTexts): boolean {
+    for (const form of this.forms.keys()) if (s.keys.has(summaryKey(form))) return true;
+    for (const t of this.short.keys()) if (s.tokens.has(t)) return true;
+    if (this.hex.size > 0 && this.hex.mayMeet(s.hex)) return true;
+    if (this.digits.size > 0 && this.digits.mayMeet(s.digits)) return true;
+    return false;
+  }
+
+  /** False when no form, token or window of this (small) guard occurs in any of `ps`. */
+  private mayHitIn(ps: readonly Prepared[]): boolean {
     if (this.forms.size > 0) {
       // One string for every text: a search per form, not per form and text (candidates have dozens of strings).
-      const joined = ps.map((p) => p.joined).join("\u0000");
+      const joined = ps.length === 1 ? ps[0].joined : ps.map((p) => p.joined).join("\u0000");
       for (const form of this.forms.keys()) if (joined.includes(form)) return true;
     }
     if (this.short.size > 0) for (const p of ps) for (const t of p.tokens) if (this.short.has(t)) return true;
-    if (this.hex.size > 0) {
-      // Texts met before (pack labels, template sentences, member names) are asked through the shared table once;
-      // a text met for the first time, through its own.
-      const repeated: Prepared[] = [];
-      for (const p of ps) {
-        if (p.hexKeys.length === 0) continue;
-        if (p.met++ > 0 && p.hexKeys.length <= SHARED_TEXT_MAX) repeated.push(p);
-        else if (this.hex.meets(p.hexKeys, () => hexTableOf(p))) return true;
-      }
-      if (repeated.length > 0 && (!sharedHexHolds(repeated) || this.hex.mayMeet(sharedHex))) {
-        for (const p of repeated) if (this.hex.meets(p.hexKeys, () => hexTableOf(p))) return true;
-      }
-    }
-    if (this.digits.size > 0) for (const p of ps) if (this.digits.meets(p.digitKeys, () => (p.digitTable ??= WindowKeys.of(p.digitKeys)))) return true;
+    if (this.hex.size > 0) for (const p of ps) if (this.hex.meets(p.hexKeys, () => hexTableOf(p))) return true;
+    if (this.digits.size > 0) for (const p of ps) if (this.digits.meets(p.digitKeys, () => digitTableOf(p))) return true;
     return false;
   }
 
@@ -323,119 +335,13 @@ export class OutwardGuard {
   }
 }
 
-/** An outward text as the guard searches it: independent of the private values, so it is computed once per text. */
-interface Prepared {
-  /** Compact forms of the text, its refanged form and every decoding layer. */
-  readonly compacts: readonly string[];
-  /** The compact forms joined by a separator (small guards search this once per form). */
-  readonly joined: string;
-  /** Whole tokens of the same texts. */
-  readonly tokens: readonly string[];
-  /**
-   * Keys of every {@link HEX_WINDOW}-digit window of the hex runs of the same texts and of every byte string a
-   * base64 run decoded to, read forwards and backwards.
-   */
-  readonly hexKeys: readonly number[];
-  /** Keys of every {@link PHONE_RUN}-digit window of the runs of digits in the compact forms. */
-  readonly digitKeys: readonly number[];
-  /** {@link hexKeys} and {@link digitKeys} as tables, made the first time a small guard asks (index-tables.ts `meets`). */
-  hexTable?: WindowKeys;
-  digitTable?: WindowKeys;
-  /** How many small-guard checks met this text (mayHit). */
-  met: number;
-  /** The hashes of this text's keys (probe.ts `textHashes`), made the first time a guard is narrowed to it. */
-  hashes?: Uint32Array;
-  /** The generation of {@link sharedHex} that holds this text's hex keys (0: none). */
-  shared: number;
-}
-
-function hexTableOf(p: Prepared): WindowKeys {
-  return (p.hexTable ??= WindowKeys.of(p.hexKeys));
-}
-
-/**
- * The hex window keys of every outward text met more than once by a small guard, in one table: a candidate's fixed
- * texts (their base64 decodings give thousands of windows) are the same for every capsule, so a guard over one
- * capsule asks this table once for each of its keys, and only when one is found asks each text's own table. Started
- * again from nothing past {@link SHARED_MAX} keys (texts then join the new table when next met).
- */
-const SHARED_MAX = 1 << 18;
-/** Texts with more keys than this are always asked through their own table. */
-const SHARED_TEXT_MAX = 1 << 14;
-let sharedHex = new WindowKeys();
-let sharedGeneration = 1;
-
-/** Puts the hex keys of `p` in {@link sharedHex} (which may start again from nothing to make room). */
-function shareHexKeys(p: Prepared): void {
-  if (p.shared === sharedGeneration) return;
-  if (sharedHex.size + p.hexKeys.length > SHARED_MAX) {
-    sharedHex = new WindowKeys();
-    sharedGeneration++;
-  }
-  for (const k of p.hexKeys) sharedHex.add(k, 0);
-  p.shared = sharedGeneration;
-}
-
-/** Puts the hex keys of every text of `list` in {@link sharedHex}; false when they do not fit in it together. */
-function sharedHexHolds(list: readonly Prepared[]): boolean {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const generation = sharedGeneration;
-    for (const p of list) shareHexKeys(p);
-    // Started again while adding: texts added earlier in this loop are not in the new table; add them again once.
-    if (sharedGeneration === generation) return true;
-  }
-  return false;
-}
-
-const DIGEST = /^[0-9a-f]{24,}$/;
-
-/** Recently prepared texts (outward texts repeat: pack labels, template sentences, argument names). */
-const PREPARED_CACHE_SIZE = 4096;
-const preparedCache = new BoundedCache<string, Prepared>(PREPARED_CACHE_SIZE);
-const PREPARED_CACHE_MAX_CHARS = 4096;
-
 /**
  * Forgets the guard's caches (value forms, prepared outward texts), so a benchmark run in a warm process costs what
  * it costs in a fresh one. Nothing else needs it: the caches only ever hold what they would compute again.
  */
 export function forgetGuardCaches(): void {
-  preparedCache.clear();
-  sharedHex = new WindowKeys();
-  sharedGeneration++;
+  forgetPreparedTexts();
   forgetValueForms();
-}
-
-function prepared(text: string): Prepared {
-  const cached = preparedCache.get(text);
-  if (cached !== undefined) return cached;
-  // A digest (all hex) is searched by its hex windows, its decodings and as a token, not as text: short text forms
-  // made of the letters a-f and digits would otherwise turn up in random digests.
-  const digest = DIGEST.test(text);
-  const layers = decodingLayers(text);
-  const compacts = new Set<string>();
-  const tokens = new Set<string>();
-  const hex = new Set<string>();
-  for (const t of layers.texts) {
-    if (!digest || t !== text) compacts.add(foldText(t).compact);
-    for (const tok of wholeTokens(t)) tokens.add(tok);
-    for (const run of hexRuns(t)) hex.add(run);
-  }
-  for (const b of layers.bytes) if (b.length * 2 >= HEX_WINDOW) hex.add(bytesHex(b));
-  // Reversed hex (a hash written backwards): its runs read backwards meet the forward windows of the value.
-  // Keys may repeat (a lookup more costs less than a set of every key).
-  const hexKeys: number[] = [];
-  for (const run of hex) {
-    hexWindowKeys(run, hexKeys);
-    hexWindowKeys(run, hexKeys, true);
-  }
-  const digitKeys: number[] = [];
-  for (const c of compacts) digitWindowKeys(c, PHONE_RUN, digitKeys);
-  const cs = [...compacts];
-  const p: Prepared = { compacts: cs, joined: cs.join("\u0000"), tokens: [...tokens], hexKeys, digitKeys, met: 0, shared: 0 };
-  if (text.length <= PREPARED_CACHE_MAX_CHARS) {
-    preparedCache.set(text, p);
-  }
-  return p;
 }
 
 /** Every string, member name and number text the full search would look at; false when it nests too deep. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Assessment } from "../../../capsules/assessment/types.js";
 import { significantLength } from "../../../capsules/guard/forms.js";
 import { forgetGuardCaches, OutwardGuard } from "../../../capsules/guard/outward-guard.js";
-import { assessmentPrivateValues } from "../../../capsules/guard/private-values.js";
+import { assessmentPrivateValues, type PrivateValue } from "../../../capsules/guard/private-values.js";
 import { describeShared, readShared } from "../../helpers/shared.js";
 
 const collectPrivateValues = (a: Assessment) => new OutwardGuard(assessmentPrivateValues(a));
@@ -231,6 +231,37 @@ describe("small guards and texts met again (the shared window table)", () => {
         expect(g.check([fixed, `tail ${hash(i).slice(30, 44)}`], "candidate").ok).toBe(false);
       }
       // The caches start again from nothing (as in a new process); texts join the new shared table when met again.
+      forgetGuardCaches();
+    }
+  });
+
+  it("finds a handle, a phone, an amount and a term in texts met before, each in a usual rewriting", () => {
+    forgetGuardCaches();
+    // Ten digits that share no run of seven with another i's.
+    const local = (i: number) => `9${BigInt(`0x${hash(i).slice(0, 12)}`).toString().slice(0, 9)}`;
+    // One value per guard, so each way of being found (form, window, token) is the only one it has.
+    const valuesOf = (i: number): PrivateValue[] => [
+      { kind: "ioc_value", ioc: "handles", value: `@desk_runner_${i}x` },
+      { kind: "ioc_value", ioc: "phones", value: `+91 ${local(i).slice(0, 5)} ${local(i).slice(5)}` },
+      { kind: "monetary_value", value: `${87 + i}.5` },
+      { kind: "matched_term", value: `instant kyc bypass ${i}` },
+    ];
+    const texts = (i: number) => [
+      `contact DESK RUNNER ${i}X today`, // the handle without @, upper case, spaced
+      `call ${local(i).slice(0, 3)}-${local(i).slice(3)}`, // the phone's national digits, other separators
+      `rate ${87 + i}.5 per unit`, // the amount as a whole token
+      `offer: Instant-KYC-Bypass-${i}`, // the term with other separators
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 12; i++) {
+        for (const [n, value] of valuesOf(i).entries()) {
+          const g = new OutwardGuard([value]);
+          expect(g.check([fixed, `row ${i}`], "candidate").ok).toBe(true);
+          // Each text is met by every guard (so it is in the shared summary from the second guard on); only the
+          // guard whose value it holds finds it.
+          expect(g.check({ a: fixed, b: texts(5)[n] }, "candidate").ok, `round ${round}, guard ${i}, value ${n}`).toBe(i !== 5);
+        }
+      }
       forgetGuardCaches();
     }
   });
