@@ -101,9 +101,12 @@ function radixSort(n: number): void {
   // Four passes: the sorted numbers are back in the array they started in.
 }
 
-/** The probe of `values`: the sorted, distinct hashes of every key of every form of every value. */
+/**
+ * The probe of `values`: the distinct hashes of every key of every form of every value, in no particular order (a
+ * probe is only ever read whole, {@link OutwardProbe.sharesAny}).
+ */
 export function valuesProbe(values: readonly PrivateValue[]): Uint32Array {
-  const hashes = new HashList();
+  const hashes = new DistinctHashes();
   for (const v of values) {
     const f = valueForms(v);
     for (const form of f.text) hashes.add(textKeyHash(form.substr(0, KEY_SHORT)));
@@ -111,7 +114,58 @@ export function valuesProbe(values: readonly PrivateValue[]): Uint32Array {
     for (const k of f.hexKeys) hashes.add(hexKeyHash(k));
     for (const k of f.digitKeys) hashes.add(digitKeyHash(k));
   }
-  return hashes.sortedDistinct();
+  return hashes.done();
+}
+
+/**
+ * Distinct hashes in the order first added: an open-addressing table whose slots are marked with the number of the
+ * list being made, so no list clears it (shared by every list, one made at a time, like {@link HashList}).
+ */
+let marks = new Uint32Array(1024);
+let slots = new Uint32Array(1024);
+let listNumber = 0;
+
+class DistinctHashes {
+  private readonly mark: number;
+  private n = 0;
+
+  constructor() {
+    if (++listNumber === 0xffffffff) {
+      marks.fill(0);
+      listNumber = 1;
+    }
+    this.mark = listNumber;
+  }
+
+  add(h: number): void {
+    const mask = marks.length - 1;
+    let i = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) & mask;
+    while (marks[i] === this.mark) {
+      if (slots[i] === h) return;
+      i = (i + 1) & mask;
+    }
+    marks[i] = this.mark;
+    slots[i] = h;
+    if (this.n === scratch.length) {
+      const b = new Uint32Array(scratch.length * 2);
+      b.set(scratch);
+      scratch = b;
+      spare = new Uint32Array(b.length);
+    }
+    scratch[this.n++] = h;
+    // At most half full: past that, a table twice the size, filled again from the list so far.
+    if (this.n * 2 > marks.length) {
+      marks = new Uint32Array(marks.length * 2);
+      slots = new Uint32Array(marks.length);
+      const again = scratch.slice(0, this.n);
+      this.n = 0;
+      for (const x of again) this.add(x);
+    }
+  }
+
+  done(): Uint32Array {
+    return scratch.slice(0, this.n);
+  }
 }
 
 /**

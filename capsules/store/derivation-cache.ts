@@ -174,7 +174,7 @@ function unpackValueList(list: unknown): PrivateValue[] | undefined {
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** A probe from its base64 (whole 32-bit hashes, ascending), or undefined. */
+/** A probe from its base64 (whole 32-bit hashes), or undefined. */
 function unpackProbe(text: unknown): Uint32Array | undefined {
   if (!isString(text) || !BASE64.test(text)) return undefined;
   const le = Buffer.from(text, "base64");
@@ -182,7 +182,6 @@ function unpackProbe(text: unknown): Uint32Array | undefined {
   const probe = new Uint32Array(le.length / 4);
   for (let i = 0; i < probe.length; i++) {
     probe[i] = le.readUInt32LE(i * 4);
-    if (i > 0 && probe[i] <= probe[i - 1]) return undefined;
   }
   return probe;
 }

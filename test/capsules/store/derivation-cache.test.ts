@@ -153,7 +153,8 @@ describeShared("the sealed derivation cache", () => {
     const first = new StoredDerivations(store, testPack());
     for (const c of capsules) {
       const v = first.values(c.id);
-      expect(v.probe, c.name).toEqual(OutwardGuard.probeOf([...(v.privateValues ?? []), ...v.storeValues]));
+      // The same hashes as a probe of every value, own and store (a probe has no order).
+      expect(new Set(v.probe), c.name).toEqual(new Set(OutwardGuard.probeOf([...(v.privateValues ?? []), ...v.storeValues])));
       expect(v.probe, c.name).toEqual(probeOfValues(v));
       expect(v.probe!.length, c.name).toBeGreaterThan(0);
     }
@@ -164,7 +165,7 @@ describeShared("the sealed derivation cache", () => {
       return d.derived;
     };
     expect(misses()).toBe(0);
-    const bad = ["not base64!", Buffer.from([1, 2, 3]).toString("base64"), Buffer.from(new Uint32Array([9, 3]).buffer).toString("base64"), 7];
+    const bad = ["not base64!", Buffer.from([1, 2, 3]).toString("base64"), Buffer.from([1, 2, 3, 4, 5, 6]).toString("base64"), 7];
     resealed(store, VALUES_NAME, (doc) => {
       doc.rows.forEach((r, i) => {
         if (i < bad.length) r[3] = bad[i];
