@@ -80,9 +80,9 @@ export function forgetValueForms(): void {
 
 /** The forms of one private value (the same arrays for a value seen recently). */
 export function valueForms(v: PrivateValue): ValueForms {
-  // A digest, a pseudonym or a hex wallet is found by its windows alone: computed in a pass, and kept by no cache
-  // (each is usually one capsule's: keeping them was most of a cold feed's garbage).
-  if (v.value.length > FORMS_CACHE_MAX_CHARS || HEX_ONLY.test(v.value)) return computeForms(v);
+  // A digest or a pseudonym is found by its windows alone: computed in a pass, and kept by no cache (each is one
+  // capsule's: keeping them was much of a cold feed's garbage).
+  if (v.value.length > FORMS_CACHE_MAX_CHARS || hexDigest(v)) return computeForms(v);
   const cached = formsCache.get(v.value);
   if (cached !== undefined && cached.kind === v.kind && cached.ioc === v.ioc) return cached.forms;
   const forms = computeForms(v);
@@ -93,6 +93,11 @@ export function valueForms(v: PrivateValue): ValueForms {
 const HEX_PLAIN = /^[0-9a-f]+$/;
 /** A value written as {@link HEX_WINDOW}+ hex digits (optionally after `0x`): every form of it is a window. */
 const HEX_ONLY = /^(?:0x)?[0-9a-fA-F]{12,}$/;
+
+/** A message hash or a pseudonym written in hex: its only forms are its windows. */
+function hexDigest(v: PrivateValue): boolean {
+  return (v.kind === "message_sha256" || v.kind === "source_pseudonym") && HEX_ONLY.test(v.value);
+}
 
 /** The hex digits of a value as the hex index reads it (`0x`, white space, `:` and `-` dropped, lower case). */
 function plainHex(raw: string): string | undefined {
@@ -106,6 +111,11 @@ function addNew(list: string[], s: string): void {
 }
 
 function computeForms(v: PrivateValue): ValueForms {
+  // A digest or a pseudonym written in hex is found by its windows alone (the steps below would add nothing else).
+  if (hexDigest(v)) {
+    const h = v.value.toLowerCase().replace(/^0x/, "");
+    return { text: NONE, tokens: NONE, hex: [h], digits: NONE, hexKeys: hexWindowKeys(h), digitKeys: NONE };
+  }
   const text: string[] = [];
   const tokens: string[] = [];
   const hex: string[] = [];

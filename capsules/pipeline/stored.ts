@@ -97,13 +97,10 @@ function withProbe(d: Derivation): Derivation {
  */
 export function probeOfValues(v: Pick<Derivation, "privateValues" | "storeValues">): Uint32Array {
   if (v.privateValues === undefined) return OutwardGuard.probeOf(v.storeValues);
-  const byText = new Map<string, PrivateValue[]>();
-  for (const s of v.storeValues) {
-    const same = byText.get(s.value);
-    if (same === undefined) byText.set(s.value, [s]);
-    else same.push(s);
-  }
-  const extra = v.privateValues.filter((o) => !(byText.get(o.value) ?? []).some((s) => s.kind === o.kind && s.ioc === o.ioc));
+  const texts = new Set<string>();
+  for (const s of v.storeValues) texts.add(s.value);
+  const store = v.storeValues;
+  const extra = v.privateValues.filter((o) => !texts.has(o.value) || !store.some((s) => s.value === o.value && s.kind === o.kind && s.ioc === o.ioc));
   return OutwardGuard.probeOf(extra.length === 0 ? v.storeValues : [...v.storeValues, ...extra]);
 }
 
