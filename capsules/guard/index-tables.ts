@@ -62,6 +62,17 @@ export class WindowKeys {
     return this.count + this.listed;
   }
 
+  /**
+   * An empty set that keeps a filter of 2^`bits` bits for as long as it holds at most `max` keys: a large set asked
+   * about keys it mostly lacks (the shared summary of texts, prepared-texts.ts) answers those with one bit test.
+   */
+  static filtered(bits: number, max: number): WindowKeys {
+    const t = new WindowKeys();
+    t.filterMask = (1 << bits) - 1;
+    t.filterMax = max;
+    return t;
+  }
+
   /** A table of `keys` (every kind 0): an outward text's windows, kept with it for {@link meets}. */
   static of(keys: readonly number[]): WindowKeys {
     const t = new WindowKeys();

@@ -19,7 +19,18 @@ import { indexPath, isJsonFloat, isJsonObject, memberPath } from "../../src/json
 import { type Bucket, fileForm, formAtKey, KEY_LONG, KEY_SHORT, kindOf, KINDS, WindowKeys } from "./index-tables.js";
 import type { PrivateKind, PrivateValue } from "./private-values.js";
 import { OutwardProbe, textHashes, valuesProbe } from "./probe.js";
-import { digitTableOf, forgetPreparedTexts, hexTableOf, prepared, type Prepared, shareable, type SharedTexts, sharedHolding, summaryKey } from "./prepared-texts.js";
+import {
+  digitTableOf,
+  forgetPreparedTexts,
+  hexTableOf,
+  prepared,
+  type Prepared,
+  shareable,
+  type SharedTexts,
+  sharedHolding,
+  summaryKey,
+  summaryToken,
+} from "./prepared-texts.js";
 import { forgetValueForms, valueForms } from "./value-forms.js";
 
 /** A guard hit: what kind of private value was found. Never carries the value. */
@@ -102,7 +113,7 @@ export class OutwardGuard {
   /** False when no form, token or window of this (small) guard is in the shared summary. */
   private mayMeet(s: SharedTexts): boolean {
     for (const form of this.forms.keys()) if (s.keys.has(summaryKey(form))) return true;
-    for (const t of this.short.keys()) if (s.tokens.has(t)) return true;
+    for (const t of this.short.keys()) if (s.tokens.has(summaryToken(t))) return true;
     if (this.hex.size > 0 && this.hex.mayMeet(s.hex)) return true;
     if (this.digits.size > 0 && this.digits.mayMeet(s.digits)) return true;
     return false;

@@ -86,10 +86,29 @@ export function digitTableOf(p: Prepared): WindowKeys {
   return (p.digitTable ??= WindowKeys.of(p.digitKeys));
 }
 
-/** The key a text form is looked up by in the shared summary: its first {@link KEY_LONG} characters, or {@link KEY_SHORT}. */
-export function summaryKey(form: string): string {
-  return form.length >= KEY_LONG ? form.substr(0, KEY_LONG) : form.substr(0, KEY_SHORT);
+/**
+ * The hash a text form is looked up by in the shared summary: of its first {@link KEY_LONG} characters, or
+ * {@link KEY_SHORT}. A hash both sides share only sends the guard to search the texts (collisions cost time, not
+ * findings).
+ */
+export function summaryKey(form: string): number {
+  return prefixHash(form, 0, form.length >= KEY_LONG ? KEY_LONG : KEY_SHORT);
 }
+
+/** The hash of a whole token in the shared summary. */
+export function summaryToken(token: string): number {
+  return prefixHash(token, 0, token.length);
+}
+
+/** FNV-1a over `n` UTF-16 code units of `s` from `at` (no substring is made). */
+function prefixHash(s: string, at: number, n: number): number {
+  let h = 0x811c9dc5;
+  for (let i = at; i < at + n; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** Bits of the summary's filters: 2^20 bits (128 KB) answer most lookups of keys it lacks with one bit test. */
+const SUMMARY_FILTER_BITS = 20;
 
 /** Entries (keys, tokens, windows) past which the summary starts again from nothing. */
 const SHARED_MAX = 1 << 19;
@@ -103,10 +122,12 @@ const SHARED_TEXT_MAX = 1 << 15;
  * join the new one when next met).
  */
 export class SharedTexts {
-  readonly keys = new Set<string>();
-  readonly tokens = new Set<string>();
-  readonly hex = new WindowKeys();
-  readonly digits = new WindowKeys();
+  /** Hashes ({@link prefixHash}) of every summary key. */
+  readonly keys = WindowKeys.filtered(SUMMARY_FILTER_BITS, SHARED_MAX);
+  /** Hashes of every token. */
+  readonly tokens = WindowKeys.filtered(SUMMARY_FILTER_BITS - 2, SHARED_MAX);
+  readonly hex = WindowKeys.filtered(SUMMARY_FILTER_BITS, SHARED_MAX);
+  readonly digits = WindowKeys.filtered(SUMMARY_FILTER_BITS - 4, SHARED_MAX);
   private entries = 0;
 
   constructor(readonly generation: number) {}
@@ -124,10 +145,10 @@ export class SharedTexts {
     this.entries += w;
     const j = p.joined;
     for (let i = 0; i + KEY_SHORT <= j.length; i++) {
-      this.keys.add(j.substr(i, KEY_SHORT));
-      if (i + KEY_LONG <= j.length) this.keys.add(j.substr(i, KEY_LONG));
+      this.keys.add(prefixHash(j, i, KEY_SHORT), 0);
+      if (i + KEY_LONG <= j.length) this.keys.add(prefixHash(j, i, KEY_LONG), 0);
     }
-    for (const t of p.tokens) this.tokens.add(t);
+    for (const t of p.tokens) this.tokens.add(prefixHash(t, 0, t.length), 0);
     for (const k of p.hexKeys) this.hex.add(k, 0);
     for (const k of p.digitKeys) this.digits.add(k, 0);
     p.shared = this.generation;
