@@ -121,8 +121,10 @@ export function valuesProbe(values: readonly PrivateValue[]): Uint32Array {
  * Distinct hashes in the order first added: an open-addressing table whose slots are marked with the number of the
  * list being made, so no list clears it (shared by every list, one made at a time, like {@link HashList}).
  */
-let marks = new Uint32Array(1024);
-let slots = new Uint32Array(1024);
+let marks = new Int32Array(1024);
+// Hashes are kept as 32-bit signed integers here (small integers to the JIT; a uint32 of 2^31 or more would be a
+// double).
+let slots = new Int32Array(1024);
 let listNumber = 0;
 
 class DistinctHashes {
@@ -130,16 +132,17 @@ class DistinctHashes {
   private n = 0;
 
   constructor() {
-    if (++listNumber === 0xffffffff) {
+    if (++listNumber === 0x7fffffff) {
       marks.fill(0);
       listNumber = 1;
     }
     this.mark = listNumber;
   }
 
-  add(h: number): void {
+  add(hash: number): void {
+    const h = hash | 0;
     const mask = marks.length - 1;
-    let i = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) & mask;
+    let i = (Math.imul(h, 0x2c1b3c6d) >>> 16) & mask;
     while (marks[i] === this.mark) {
       if (slots[i] === h) return;
       i = (i + 1) & mask;
@@ -155,8 +158,8 @@ class DistinctHashes {
     scratch[this.n++] = h;
     // At most half full: past that, a table twice the size, filled again from the list so far.
     if (this.n * 2 > marks.length) {
-      marks = new Uint32Array(marks.length * 2);
-      slots = new Uint32Array(marks.length);
+      marks = new Int32Array(marks.length * 2);
+      slots = new Int32Array(marks.length);
       const again = scratch.slice(0, this.n);
       this.n = 0;
       for (const x of again) this.add(x);
