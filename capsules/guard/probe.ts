@@ -23,10 +23,11 @@ const TOKEN_SEED = 0x9747b28c;
 const HEX_SEED = 0x2545f491;
 const DIGIT_SEED = 0x68e31da4;
 
-/** FNV-1a over the UTF-16 code units of `s`, from `seed`. */
-export function stringHash(s: string, seed: number): number {
+/** FNV-1a over the UTF-16 code units of `s` (its first `max` when given), from `seed`. */
+export function stringHash(s: string, seed: number, max = s.length): number {
   let h = seed;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  const n = Math.min(max, s.length);
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
 
@@ -107,12 +108,15 @@ function radixSort(n: number): void {
  */
 export function valuesProbe(values: readonly PrivateValue[]): Uint32Array {
   const hashes = new DistinctHashes();
-  for (const v of values) {
-    const f = valueForms(v);
-    for (const form of f.text) hashes.add(textKeyHash(form.substr(0, KEY_SHORT)));
-    for (const t of f.tokens) hashes.add(tokenHash(t));
-    for (const k of f.hexKeys) hashes.add(hexKeyHash(k));
-    for (const k of f.digitKeys) hashes.add(digitKeyHash(k));
+  // Index loops: the lists are of several element kinds (empty, small integers, doubles), which iterators handle slowly.
+  for (let i = 0; i < values.length; i++) {
+    const f = valueForms(values[i]);
+    for (let j = 0; j < f.text.length; j++) hashes.add(stringHash(f.text[j], TEXT_SEED, KEY_SHORT));
+    for (let j = 0; j < f.tokens.length; j++) hashes.add(tokenHash(f.tokens[j]));
+    const hex = f.hexKeys;
+    for (let j = 0; j < hex.length; j++) hashes.add(hexKeyHash(hex[j]));
+    const digits = f.digitKeys;
+    for (let j = 0; j < digits.length; j++) hashes.add(digitKeyHash(digits[j]));
   }
   return hashes.done();
 }

@@ -91,6 +91,10 @@ export function valueForms(v: PrivateValue): ValueForms {
 }
 
 const HEX_PLAIN = /^[0-9a-f]+$/;
+/** The characters a value {@link plainHex} reads as hex may hold. */
+const HEX_SPELLING = /^[\s:\-0-9a-fA-Fx]*$/;
+/** A phone written with ASCII digits and separators only (its compact form is its digits). */
+const DIGITS_AND_SEPARATORS = /^[\s+().\-/0-9]*$/;
 /** A value written as {@link HEX_WINDOW}+ hex digits (optionally after `0x`): every form of it is a window. */
 const HEX_ONLY = /^(?:0x)?[0-9a-fA-F]{12,}$/;
 
@@ -101,6 +105,8 @@ function hexDigest(v: PrivateValue): boolean {
 
 /** The hex digits of a value as the hex index reads it (`0x`, white space, `:` and `-` dropped, lower case). */
 function plainHex(raw: string): string | undefined {
+  // Anything but hex digits, `x` and those separators: not hex (the common case, answered without a copy).
+  if (!HEX_SPELLING.test(raw)) return undefined;
   const plain = raw.replace(/[\s:-]/g, "").toLowerCase().replace(/^0x/, "");
   return HEX_PLAIN.test(plain) ? plain : undefined;
 }
@@ -163,7 +169,7 @@ function computeForms(v: PrivateValue): ValueForms {
     }
     // Written with digits and separators only: every occurrence of its compact form (or of that reversed) holds
     // one of the digit windows.
-    if (!(digits.length >= PHONE_RUN && compactForm(value) === foldDigits(digits))) addText(value);
+    if (!(digits.length >= PHONE_RUN && (DIGITS_AND_SEPARATORS.test(value) || compactForm(value) === foldDigits(digits)))) addText(value);
   } else addText(value);
 
   if (v.kind === "ioc_value") {

@@ -13,7 +13,6 @@ import { DerivationCache, writePendingDerivations, type CachedOutcome, type Cach
 import type { JsonValue } from "../../src/json/value.js";
 import type { SealedStore, StorableCapsule } from "../store/store.js";
 import { OutwardGuard } from "../guard/outward-guard.js";
-import type { PrivateValue } from "../guard/private-values.js";
 import { BuiltCapsule } from "./build.js";
 import { candidateView, deriveCapsule, type CapsuleInput, type Derivation, type KnownAssessment } from "./derive.js";
 
@@ -54,6 +53,9 @@ export class StoredDerivations {
     if (v.probe !== undefined) return v as CachedValues & { probe: Uint32Array };
     const probed = { privateValues: v.privateValues, storeValues: v.storeValues, probe: probeOfValues(v) };
     this.cache.rememberValues(id, probed);
+    // A derivation of this command keeps it too (it is read before the cache).
+    const fresh = this.fresh.get(id);
+    if (fresh !== undefined) this.fresh.set(id, { ...fresh, probe: probed.probe });
     return probed;
   }
 
@@ -91,17 +93,10 @@ function withProbe(d: Derivation): Derivation {
   return { ...d, probe: probeOfValues(d) };
 }
 
-/**
- * The probe of a capsule's own and store values together (one probe answers for both: a superset of each). Own
- * values are usually store values too (the same value, kind and IOC kind): those are probed once.
- */
+/** The probe of a capsule's own and store values together (one probe answers for both: a superset of each). */
 export function probeOfValues(v: Pick<Derivation, "privateValues" | "storeValues">): Uint32Array {
-  if (v.privateValues === undefined) return OutwardGuard.probeOf(v.storeValues);
-  const texts = new Set<string>();
-  for (const s of v.storeValues) texts.add(s.value);
-  const store = v.storeValues;
-  const extra = v.privateValues.filter((o) => !texts.has(o.value) || !store.some((s) => s.value === o.value && s.kind === o.kind && s.ioc === o.ioc));
-  return OutwardGuard.probeOf(extra.length === 0 ? v.storeValues : [...v.storeValues, ...extra]);
+  // Repeated values give repeated hashes, which the probe drops (cheaper than finding the repeated values first).
+  return OutwardGuard.probeOf(v.privateValues === undefined ? v.storeValues : [...v.storeValues, ...v.privateValues]);
 }
 
 /** The derivation of a capsule this process built (from its intake's parsed assessment) or opened. */
