@@ -191,23 +191,32 @@ export function textHashes(joined: string, tokens: readonly string[], hexKeys: r
 
 /**
  * The hashes of an outward value's keys (those of each of its texts, {@link textHashes}), asked whether a probe
- * shares any: a bit per value of a hash's low 16 bits answers most hashes of a probe at once, the texts' sorted
+ * shares any: a bit per value of a hash's low bits answers most hashes of a probe at once, the texts' sorted
  * hashes the rest.
  */
 export class OutwardProbe {
-  private readonly bits = new Uint32Array(2048);
+  private readonly bits: Uint32Array;
+  private readonly mask: number;
 
   constructor(private readonly lists: readonly Uint32Array[]) {
-    const bits = this.bits;
-    for (const list of lists) for (let i = 0; i < list.length; i++) bits[(list[i] & 0xffff) >>> 5] |= 1 << (list[i] & 31);
+    // About 32 bits per hash (a few of them set), from 2^10 to 2^16 bits: a note's few hundred hashes need no 8 KB.
+    let n = 0;
+    for (const list of lists) n += list.length;
+    let size = 1 << 10;
+    while (size < 1 << 16 && size < n * 32) size <<= 1;
+    this.mask = size - 1;
+    const bits = (this.bits = new Uint32Array(size >>> 5));
+    const mask = this.mask;
+    for (const list of lists) for (let i = 0; i < list.length; i++) bits[(list[i] & mask) >>> 5] |= 1 << (list[i] & 31);
   }
 
-  /** True when `probe` (sorted hashes) holds a hash of this outward value. */
+  /** True when `probe` holds a hash of this outward value. */
   sharesAny(probe: Uint32Array): boolean {
     const bits = this.bits;
+    const mask = this.mask;
     for (let i = 0; i < probe.length; i++) {
       const h = probe[i];
-      if ((bits[(h & 0xffff) >>> 5] & (1 << (h & 31))) !== 0 && this.has(h)) return true;
+      if ((bits[(h & mask) >>> 5] & (1 << (h & 31))) !== 0 && this.has(h)) return true;
     }
     return false;
   }
