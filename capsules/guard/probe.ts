@@ -52,17 +52,23 @@ let scratch = new Uint32Array(1024);
 let spare = new Uint32Array(1024);
 const counts = new Uint32Array(256);
 
+/** Puts `h` at index `n` of the working array (grown when full); returns the new length. */
+function append(n: number, h: number): number {
+  if (n === scratch.length) {
+    const b = new Uint32Array(scratch.length * 2);
+    b.set(scratch);
+    scratch = b;
+    spare = new Uint32Array(b.length);
+  }
+  scratch[n] = h;
+  return n + 1;
+}
+
 class HashList {
   private n = 0;
 
   add(h: number): void {
-    if (this.n === scratch.length) {
-      const b = new Uint32Array(scratch.length * 2);
-      b.set(scratch);
-      scratch = b;
-      spare = new Uint32Array(b.length);
-    }
-    scratch[this.n++] = h;
+    this.n = append(this.n, h);
   }
 
   sortedDistinct(): Uint32Array {
@@ -153,13 +159,7 @@ class DistinctHashes {
     }
     marks[i] = this.mark;
     slots[i] = h;
-    if (this.n === scratch.length) {
-      const b = new Uint32Array(scratch.length * 2);
-      b.set(scratch);
-      scratch = b;
-      spare = new Uint32Array(b.length);
-    }
-    scratch[this.n++] = h;
+    this.n = append(this.n, h);
     // At most half full: past that, a table twice the size, filled again from the list so far.
     if (this.n * 2 > marks.length) {
       marks = new Int32Array(marks.length * 2);
