@@ -11,6 +11,7 @@
 import { BoundedCache } from "./bounded-cache.js";
 import { bytesHex, decodingLayers, digitWindowKeys, foldText, HEX_WINDOW, hexRuns, hexWindowKeys, wholeTokens } from "./forms.js";
 import { KEY_LONG, KEY_SHORT, WindowKeys } from "./index-tables.js";
+import { textKeyHash } from "./probe.js";
 import { PHONE_RUN } from "./value-forms.js";
 
 /** An outward text as the guard searches it. */
@@ -92,19 +93,12 @@ export function digitTableOf(p: Prepared): WindowKeys {
  * findings).
  */
 export function summaryKey(form: string): number {
-  return prefixHash(form, 0, form.length >= KEY_LONG ? KEY_LONG : KEY_SHORT);
+  return textKeyHash(form, 0, form.length >= KEY_LONG ? KEY_LONG : KEY_SHORT);
 }
 
 /** The hash of a whole token in the shared summary. */
 export function summaryToken(token: string): number {
-  return prefixHash(token, 0, token.length);
-}
-
-/** FNV-1a over `n` UTF-16 code units of `s` from `at` (no substring is made). */
-function prefixHash(s: string, at: number, n: number): number {
-  let h = 0x811c9dc5;
-  for (let i = at; i < at + n; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return textKeyHash(token);
 }
 
 /** Bits of the summary's filters: 2^20 bits (128 KB) answer most lookups of keys it lacks with one bit test. */
@@ -122,7 +116,7 @@ const SHARED_TEXT_MAX = 1 << 15;
  * join the new one when next met).
  */
 export class SharedTexts {
-  /** Hashes ({@link prefixHash}) of every summary key. */
+  /** Hashes (probe.ts `textKeyHash`) of every summary key. */
   readonly keys = WindowKeys.filtered(SUMMARY_FILTER_BITS, SHARED_MAX);
   /** Hashes of every token. */
   readonly tokens = WindowKeys.filtered(SUMMARY_FILTER_BITS - 2, SHARED_MAX);
@@ -145,10 +139,10 @@ export class SharedTexts {
     this.entries += w;
     const j = p.joined;
     for (let i = 0; i + KEY_SHORT <= j.length; i++) {
-      this.keys.add(prefixHash(j, i, KEY_SHORT), 0);
-      if (i + KEY_LONG <= j.length) this.keys.add(prefixHash(j, i, KEY_LONG), 0);
+      this.keys.add(textKeyHash(j, i, KEY_SHORT), 0);
+      if (i + KEY_LONG <= j.length) this.keys.add(textKeyHash(j, i, KEY_LONG), 0);
     }
-    for (const t of p.tokens) this.tokens.add(prefixHash(t, 0, t.length), 0);
+    for (const t of p.tokens) this.tokens.add(summaryToken(t), 0);
     for (const k of p.hexKeys) this.hex.add(k, 0);
     for (const k of p.digitKeys) this.digits.add(k, 0);
     p.shared = this.generation;

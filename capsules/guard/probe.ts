@@ -8,8 +8,8 @@
  * - a whole-token form: that token;
  * - a hex or digit run: one of its windows (forms.ts `hexWindowKeys`, `digitWindowKeys`).
  *
- * The probe of a set of values is the sorted set of hashes of those keys; an outward value's hashes are those of
- * every key it holds. Two sets that share no hash share no key, so none of the values can occur; a shared hash (a
+ * The probe of a set of values is the set of hashes of those keys (distinct, in no particular order); an outward
+ * value's hashes are those of every key it holds. Two sets that share no hash share no key, so none of the values can occur; a shared hash (a
  * shared key or a collision) only means the values must be searched. Probes are written, sealed, with each
  * capsule's derivation (capsules/store/derivation-cache.ts). They hold hashes of fragments of private values, so
  * they are private values themselves: sealed on disk, never outward.
@@ -23,11 +23,11 @@ const TOKEN_SEED = 0x9747b28c;
 const HEX_SEED = 0x2545f491;
 const DIGIT_SEED = 0x68e31da4;
 
-/** FNV-1a over the UTF-16 code units of `s` (its first `max` when given), from `seed`. */
-export function stringHash(s: string, seed: number, max = s.length): number {
+/** FNV-1a over `n` UTF-16 code units of `s` from `at` (at most to its end; no substring is made), from `seed`. */
+export function stringHash(s: string, seed: number, at = 0, n = s.length - at): number {
   let h = seed;
-  const n = Math.min(max, s.length);
-  for (let i = 0; i < n; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  const end = Math.min(at + n, s.length);
+  for (let i = at; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
 
@@ -38,7 +38,8 @@ export function windowHash(key: number, seed: number): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-export const textKeyHash = (key: string): number => stringHash(key, TEXT_SEED);
+/** The hash of a text key: `n` characters of `s` from `at` (the whole of `s` by default). */
+export const textKeyHash = (s: string, at = 0, n = s.length - at): number => stringHash(s, TEXT_SEED, at, n);
 export const tokenHash = (token: string): number => stringHash(token, TOKEN_SEED);
 export const hexKeyHash = (key: number): number => windowHash(key, HEX_SEED);
 export const digitKeyHash = (key: number): number => windowHash(key, DIGIT_SEED);
@@ -117,7 +118,7 @@ export function valuesProbe(values: readonly PrivateValue[]): Uint32Array {
   // Index loops: the lists are of several element kinds (empty, small integers, doubles), which iterators handle slowly.
   for (let i = 0; i < values.length; i++) {
     const f = valueForms(values[i]);
-    for (let j = 0; j < f.text.length; j++) hashes.add(stringHash(f.text[j], TEXT_SEED, KEY_SHORT));
+    for (let j = 0; j < f.text.length; j++) hashes.add(textKeyHash(f.text[j], 0, KEY_SHORT));
     for (let j = 0; j < f.tokens.length; j++) hashes.add(tokenHash(f.tokens[j]));
     const hex = f.hexKeys;
     for (let j = 0; j < hex.length; j++) hashes.add(hexKeyHash(hex[j]));
@@ -182,7 +183,7 @@ class DistinctHashes {
  */
 export function textHashes(joined: string, tokens: readonly string[], hexKeys: readonly number[], digitKeys: readonly number[]): Uint32Array {
   const hashes = new HashList();
-  for (let i = 0; i + KEY_SHORT <= joined.length; i++) hashes.add(textKeyHash(joined.substr(i, KEY_SHORT)));
+  for (let i = 0; i + KEY_SHORT <= joined.length; i++) hashes.add(textKeyHash(joined, i, KEY_SHORT));
   for (const t of tokens) hashes.add(tokenHash(t));
   for (const k of hexKeys) hashes.add(hexKeyHash(k));
   for (const k of digitKeys) hashes.add(digitKeyHash(k));
