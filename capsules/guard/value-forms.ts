@@ -46,13 +46,15 @@ export interface ValueForms {
   readonly text: readonly string[];
   /** Compact forms searched only as whole tokens. */
   readonly tokens: readonly string[];
-  /** Lower-case hex strings whose every {@link HEX_WINDOW}-digit window is a hit. */
-  readonly hex: readonly string[];
-  /** ASCII digit strings whose every {@link PHONE_RUN}-digit window is a hit (reversed ones listed too). */
-  readonly digits: readonly string[];
-  /** The keys of every window of {@link hex} (forms.ts `hexWindowKeys`), computed once with the forms. */
+  /**
+   * The keys (forms.ts `hexWindowKeys`) of every {@link HEX_WINDOW}-digit window of the value's hex digits, lower
+   * case: each one is a hit.
+   */
   readonly hexKeys: readonly number[];
-  /** The keys of every window of {@link digits} (forms.ts `digitWindowKeys`). */
+  /**
+   * The keys (forms.ts `digitWindowKeys`) of every {@link PHONE_RUN}-digit window of a phone's digits and national
+   * number, each also reversed: each one is a hit.
+   */
   readonly digitKeys: readonly number[];
 }
 
@@ -82,7 +84,8 @@ export function forgetValueForms(): void {
 export function valueForms(v: PrivateValue): ValueForms {
   // A digest or a pseudonym is found by its windows alone: computed in a pass, and kept by no cache (each is one
   // capsule's: keeping them was much of a cold feed's garbage).
-  if (v.value.length > FORMS_CACHE_MAX_CHARS || hexDigest(v)) return computeForms(v);
+  if (hexDigest(v)) return digestForms(v.value);
+  if (v.value.length > FORMS_CACHE_MAX_CHARS) return computeForms(v);
   const cached = formsCache.get(v.value);
   if (cached !== undefined && cached.kind === v.kind && cached.ioc === v.ioc) return cached.forms;
   const forms = computeForms(v);
@@ -116,15 +119,14 @@ function addNew(list: string[], s: string): void {
   if (!list.includes(s)) list.push(s);
 }
 
+/** The forms of a digest or pseudonym written in hex: its windows alone ({@link computeForms} would add nothing else). */
+function digestForms(value: string): ValueForms {
+  return { text: NONE, tokens: NONE, hexKeys: hexWindowKeys(value.toLowerCase().replace(/^0x/, "")), digitKeys: NONE };
+}
+
 function computeForms(v: PrivateValue): ValueForms {
-  // A digest or a pseudonym written in hex is found by its windows alone (the steps below would add nothing else).
-  if (hexDigest(v)) {
-    const h = v.value.toLowerCase().replace(/^0x/, "");
-    return { text: NONE, tokens: NONE, hex: [h], digits: NONE, hexKeys: hexWindowKeys(h), digitKeys: NONE };
-  }
   const text: string[] = [];
   const tokens: string[] = [];
-  const hex: string[] = [];
   const digitRuns: string[] = [];
   const value = v.value;
   // A value that is 12+ hex digits is found by any 12-digit window of it (outward-guard.ts reads hex runs forwards
@@ -156,7 +158,7 @@ function computeForms(v: PrivateValue): ValueForms {
     // ("bank-account rental offers" in a pack source title).
     const c = compactForm(value);
     if (c !== "") tokens.push(c);
-    return { text: NONE, tokens: orNone(tokens), hex: NONE, digits: NONE, hexKeys: NONE, digitKeys: NONE };
+    return { text: NONE, tokens: orNone(tokens), hexKeys: NONE, digitKeys: NONE };
   }
 
   if (v.kind === "ioc_value" && v.ioc === "phones") {
@@ -206,12 +208,10 @@ function computeForms(v: PrivateValue): ValueForms {
   }
 
   // Windows are indexed forwards only; a check also reads every hex run of the outward text backwards.
-  if (hexIndexed) hex.push(valueHex);
-  const hexKeys: number[] = [];
-  for (const run of hex) hexWindowKeys(run, hexKeys);
+  const hexKeys = hexIndexed ? hexWindowKeys(valueHex) : NONE;
   const digitKeys: number[] = [];
   for (const run of digitRuns) digitWindowKeys(run, PHONE_RUN, digitKeys);
-  return { text: orNone(text), tokens: orNone(tokens), hex: orNone(hex), digits: orNone(digitRuns), hexKeys: orNone(hexKeys), digitKeys: orNone(digitKeys) };
+  return { text: orNone(text), tokens: orNone(tokens), hexKeys: orNone(hexKeys), digitKeys: orNone(digitKeys) };
 }
 
 /** One empty list for every value without forms of a sort (most values: fewer objects kept per cached value). */
