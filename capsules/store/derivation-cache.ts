@@ -39,6 +39,7 @@ import type { PrivateKind, PrivateValue } from "../guard/private-values.js";
 import { IOC_KINDS } from "../../published/pack/vocabulary.js";
 import { CANDIDATE_POLICY_VERSION, type Derivation, type ViewOutcome } from "../pipeline/derivation.js";
 import { CAPSULE_ID, SEALED_SUFFIX } from "./layout.js";
+import { Base64Error, decodeBase64Strict } from "../capsule/base64.js";
 
 export const OUTCOMES_FORMAT = "evidence-bridge-derivations/v1";
 // Formats of the header inside each file (see ReadDoc for the layout).
@@ -172,17 +173,20 @@ function unpackValueList(list: unknown): PrivateValue[] | undefined {
   return out;
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-/** A probe from its base64 (whole 32-bit hashes), or undefined. */
+/** A probe from its strict base64 (whole 32-bit hashes, little-endian), or undefined. */
 function unpackProbe(text: unknown): Uint32Array | undefined {
-  if (!isString(text) || !BASE64.test(text)) return undefined;
-  const le = Buffer.from(text, "base64");
-  if (le.length % 4 !== 0) return undefined;
-  const probe = new Uint32Array(le.length / 4);
-  for (let i = 0; i < probe.length; i++) {
-    probe[i] = le.readUInt32LE(i * 4);
+  if (!isString(text)) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = decodeBase64Strict(text);
+  } catch (e) {
+    if (e instanceof Base64Error) return undefined;
+    throw e;
   }
+  if (bytes.length % 4 !== 0) return undefined;
+  const le = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const probe = new Uint32Array(bytes.length / 4);
+  for (let i = 0; i < probe.length; i++) probe[i] = le.getUint32(i * 4, true);
   return probe;
 }
 
