@@ -75,12 +75,10 @@ export class WindowKeys {
 
   /** A table of `keys` (every kind 0): an outward text's windows, kept with it for {@link meets}. */
   static of(keys: readonly number[]): WindowKeys {
-    const t = new WindowKeys();
     // Built once and asked often: a filter with few bits set, whatever the number of keys.
     let bits = FILTER_BITS;
     while (bits < TEXT_FILTER_MAX_BITS && 1 << bits < keys.length * TEXT_FILTER_BITS_PER_KEY) bits++;
-    t.filterMask = (1 << bits) - 1;
-    t.filterMax = keys.length;
+    const t = WindowKeys.filtered(bits, keys.length);
     t.reserve(keys.length);
     for (let i = 0; i < keys.length; i++) t.add(keys[i], 0);
     return t;

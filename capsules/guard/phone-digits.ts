@@ -30,15 +30,13 @@ export function phoneDigits(value: string): string {
   return (value.normalize("NFKD").match(ASCII_DIGITS) ?? []).join("");
 }
 
-interface CallingCodes {
-  /** Geographic calling codes none of whose countries rewrites national numbers. */
-  plain: Set<string>;
-}
+let codes: Set<string> | null | undefined;
 
-let codes: CallingCodes | null | undefined;
-
-/** The calling codes of the library's metadata, or null when its numbering plans do not say what they rewrite. */
-export function callingCodes(): CallingCodes | null {
+/**
+ * The geographic calling codes of the library's metadata none of whose countries rewrites national numbers, or
+ * null when its numbering plans do not say what they rewrite.
+ */
+export function plainCallingCodes(): Set<string> | null {
   if (codes !== undefined) return codes;
   try {
     const m = new Metadata();
@@ -53,7 +51,7 @@ export function callingCodes(): CallingCodes | null {
       all.add(code);
       if (plan.nationalPrefixTransformRule()) rewriting.add(code);
     }
-    codes = { plain: new Set([...all].filter((c) => !rewriting.has(c))) };
+    codes = new Set([...all].filter((c) => !rewriting.has(c)));
   } catch {
     codes = null;
   }
@@ -63,9 +61,9 @@ export function callingCodes(): CallingCodes | null {
 /** True when the library's national number for `value` can only be a run of `digits` (so it need not be read). */
 export function nationalIsARunOfDigits(value: string, digits: string): boolean {
   if (!PLAIN_NUMBER.test(value)) return false;
-  const c = callingCodes();
-  if (c === null) return false;
-  for (let n = 1; n <= MAX_CODE_DIGITS && n <= digits.length; n++) if (c.plain.has(digits.slice(0, n))) return true;
+  const plain = plainCallingCodes();
+  if (plain === null) return false;
+  for (let n = 1; n <= MAX_CODE_DIGITS && n <= digits.length; n++) if (plain.has(digits.slice(0, n))) return true;
   return false;
 }
 
