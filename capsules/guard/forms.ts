@@ -57,6 +57,136 @@ export function foldCodePoint(cp: number): string {
 const ASCII_FOLD: string[] = [];
 for (let i = 0; i < 128; i++) ASCII_FOLD.push(foldCodePoint(i));
 
+/** What an ASCII character folds to as one code unit; {@link SEP_UNIT}, {@link NO_UNIT} or {@link MANY_UNITS} else. */
+const SEP_UNIT = -1;
+const NO_UNIT = -2;
+const MANY_UNITS = -3;
+const ASCII_UNIT = new Int32Array(128);
+for (let i = 0; i < 128; i++) {
+  const f = ASCII_FOLD[i];
+  ASCII_UNIT[i] = f === SEPARATOR ? SEP_UNIT : f === "" ? NO_UNIT : f.length === 1 ? f.charCodeAt(0) : MANY_UNITS;
+}
+
+/**
+ * Folds are written as code units into working buffers (one fold runs at a time: nothing in a fold calls another),
+ * and each form is made from them in one step: building a form piece by piece cost several times as much. While
+ * every unit is below 256 they go to `narrow` (a form is then made by the native Latin-1 decoder), else to `wide`.
+ * `starts` holds where each significant code point's fold begins, `ends` (for {@link foldText}) the number of
+ * significant code points before each token end. Both unit buffers hold `capacity` units.
+ */
+let capacity = 256;
+let narrow = Buffer.alloc(capacity);
+let narrowBack = Buffer.alloc(capacity);
+let wide = new Uint16Array(capacity);
+let wideBack = new Uint16Array(capacity);
+let starts = new Int32Array(256);
+let ends = new Int32Array(64);
+/** Set by {@link foldInto}: the units are in `wide`; the number of significant code points; the number of tokens. */
+let isWide = false;
+let count = 0;
+let tokenEnds = 0;
+/** Forms at most this long are made with `String.fromCharCode`; longer ones with a decoder (no argument limit). */
+const FROM_CHAR_CODE_MAX = 4096;
+const utf16 = new TextDecoder("utf-16le");
+
+function unitsText(buf: Buffer | Uint16Array, from: number, to: number): string {
+  if (buf instanceof Buffer) return buf.toString("latin1", from, to);
+  if (to - from <= FROM_CHAR_CODE_MAX) return String.fromCharCode.apply(null, buf.subarray(from, to) as unknown as number[]);
+  return utf16.decode(buf.subarray(from, to));
+}
+
+/** `buf` in a new buffer of at least `need` entries (doubled until it fits). */
+function grown<T extends Uint16Array | Int32Array | Buffer>(buf: T, need: number, make: (n: number) => T): T {
+  let size = buf.length;
+  while (size < need) size *= 2;
+  const b = make(size);
+  b.set(buf);
+  return b;
+}
+
+/** Makes both unit buffers hold at least `need` units (keeping what they hold). */
+function room(need: number): void {
+  if (need <= capacity) return;
+  narrow = grown(narrow, need, bytes);
+  wide = grown(wide, narrow.length, uint16s);
+  capacity = narrow.length;
+}
+const int32s = (n: number) => new Int32Array(n);
+const uint16s = (n: number) => new Uint16Array(n);
+const bytes = (n: number) => Buffer.alloc(n);
+
+/** Adds a token end at `n` significant code points unless the token would be empty. */
+function endToken(t: number, n: number): number {
+  if (t === 0 ? n === 0 : ends[t - 1] === n) return t;
+  if (t === ends.length) ends = grown(ends, t + 1, int32s);
+  ends[t] = n;
+  return t + 1;
+}
+
+/** Moves the units written so far to `wide` (a unit of 256 or more is next). */
+function widen(m: number): void {
+  for (let k = 0; k < m; k++) wide[k] = narrow[k];
+  isWide = true;
+}
+
+/**
+ * Writes the fold of every code point of `text` into the working buffers; returns the number of units and sets
+ * {@link isWide}, {@link count}, {@link starts} and, with `tokens`, {@link tokenEnds} and {@link ends}.
+ */
+function foldInto(text: string, tokens: boolean): number {
+  const len = text.length;
+  // Room for two units per code unit; a longer fold grows the buffers.
+  room(len * 2);
+  if (starts.length < len) starts = grown(starts, len, int32s);
+  isWide = false;
+  let m = 0;
+  let n = 0;
+  let t = 0;
+  for (let i = 0; i < len; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      const u = ASCII_UNIT[c];
+      if (u >= 0) {
+        starts[n++] = m;
+        if (m === capacity) room(m + 1);
+        if (isWide) wide[m++] = u;
+        else narrow[m++] = u;
+        continue;
+      }
+      if (u === SEP_UNIT) {
+        if (tokens) t = endToken(t, n);
+        continue;
+      }
+      if (u === NO_UNIT) continue;
+    }
+    let f: string;
+    if (c < 128) f = ASCII_FOLD[c];
+    else {
+      const cp = text.codePointAt(i)!;
+      if (cp > 0xffff) i++;
+      f = foldCodePoint(cp);
+    }
+    if (f === SEPARATOR) {
+      if (tokens) t = endToken(t, n);
+      continue;
+    }
+    const k = f.length;
+    if (k === 0) continue;
+    room(m + k);
+    starts[n++] = m;
+    for (let j = 0; j < k; j++) {
+      const u = f.charCodeAt(j);
+      if (!isWide && u > 0xff) widen(m);
+      if (isWide) wide[m++] = u;
+      else narrow[m++] = u;
+    }
+  }
+  if (tokens) t = endToken(t, n);
+  count = n;
+  tokenEnds = t;
+  return m;
+}
+
 export interface FoldedText {
   /** Every significant character, in order (separators and invisible characters removed). */
   compact: string;
@@ -66,27 +196,18 @@ export interface FoldedText {
 
 /** The compact form and tokens of a text (see {@link foldCodePoint}). */
 export function foldText(text: string): FoldedText {
-  let compact = "";
-  let token = "";
+  const m = foldInto(text, true);
+  const compact = unitsText(isWide ? wide : narrow, 0, m);
   const tokens: string[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    let f: string;
-    if (c < 128) f = ASCII_FOLD[c];
-    else {
-      const cp = text.codePointAt(i)!;
-      if (cp > 0xffff) i++;
-      f = foldCodePoint(cp);
-    }
-    if (f === SEPARATOR) {
-      if (token !== "") tokens.push(token);
-      token = "";
-    } else if (f !== "") {
-      compact += f;
-      token += f;
+  if (tokenEnds === 1) tokens.push(compact);
+  else {
+    let from = 0;
+    for (let t = 0; t < tokenEnds; t++) {
+      const to = ends[t] === count ? m : starts[ends[t]];
+      tokens.push(compact.slice(from, to));
+      from = to;
     }
   }
-  if (token !== "") tokens.push(token);
   return { compact, tokens };
 }
 
@@ -102,23 +223,20 @@ export interface ValueFold {
 
 /** The compact form, the compact form of the reversed text and the significant length, in one pass. */
 export function foldForms(text: string): ValueFold {
-  const pieces: string[] = [];
-  let significant = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    let f: string;
-    if (c < 128) f = ASCII_FOLD[c];
-    else {
-      const cp = text.codePointAt(i)!;
-      if (cp > 0xffff) i++;
-      f = foldCodePoint(cp);
-    }
-    if (f === SEPARATOR || f === "") continue;
-    significant++;
-    pieces.push(f);
+  const m = foldInto(text, false);
+  const n = count;
+  const from = isWide ? wide : narrow;
+  const compact = unitsText(from, 0, m);
+  if (n < 2) return { compact, reversed: compact, significant: n };
+  let to: Buffer | Uint16Array;
+  if (isWide) to = wideBack = wideBack.length < m ? new Uint16Array(capacity) : wideBack;
+  else to = narrowBack = narrowBack.length < m ? Buffer.alloc(capacity) : narrowBack;
+  let r = 0;
+  for (let p = n - 1; p >= 0; p--) {
+    const end = p + 1 < n ? starts[p + 1] : m;
+    for (let k = starts[p]; k < end; k++) to[r++] = from[k];
   }
-  const compact = pieces.join("");
-  return { compact, reversed: pieces.length < 2 ? compact : pieces.reverse().join(""), significant };
+  return { compact, reversed: unitsText(to, 0, m), significant: n };
 }
 
 /** Number of significant characters: code points that fold to letters or digits (before any expansion: m → rn). */

@@ -127,7 +127,7 @@ export class WindowKeys {
    */
   mayMeet(table: WindowKeys): boolean {
     if (this.listed === 0) return this.count > 0;
-    for (const l of this.lists) for (let i = 0; i < l.keys.length; i++) if (table.has(l.keys[i])) return true;
+    for (const l of this.lists) if (table.hasAny(l.keys)) return true;
     return false;
   }
 

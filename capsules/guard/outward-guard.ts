@@ -61,12 +61,15 @@ export interface ValueGroup {
 }
 
 export class OutwardGuard {
-  /** Every text form with its kind (the first value's kind when several values share a form). */
-  private readonly forms = new Map<string, PrivateKind>();
   /**
-   * False while the guard holds at most {@link DIRECT_MAX} text forms (a capsule's worth: each form is searched
-   * directly); true once they are filed in {@link long} and {@link mid} by key.
+   * Every text form with its kind (the first value's kind when several values share a form), as two lists while
+   * the guard holds at most {@link DIRECT_MAX} of them (a capsule's worth: each form is searched directly, and a
+   * list is cheaper to fill and to read than a map); past that in {@link forms}, and filed in {@link long} and
+   * {@link mid} by key ({@link indexed}).
    */
+  private formList: string[] = [];
+  private formKinds: PrivateKind[] = [];
+  private readonly forms = new Map<string, PrivateKind>();
   private indexed = false;
   private readonly long = new Map<string, Bucket>();
   private readonly mid = new Map<string, Bucket>();
@@ -86,7 +89,7 @@ export class OutwardGuard {
 
   /** True when no value was added (every check passes). */
   get empty(): boolean {
-    return this.forms.size === 0 && this.short.size === 0 && this.hex.size === 0 && this.digits.size === 0;
+    return this.formList.length === 0 && this.forms.size === 0 && this.short.size === 0 && this.hex.size === 0 && this.digits.size === 0;
   }
 
   /**
@@ -112,7 +115,8 @@ export class OutwardGuard {
 
   /** False when no form, token or window of this (small) guard is in the shared summary. */
   private mayMeet(s: SharedTexts): boolean {
-    for (const form of this.forms.keys()) if (s.keys.has(summaryKey(form))) return true;
+    const forms = this.formList;
+    for (let i = 0; i < forms.length; i++) if (s.keys.has(summaryKey(forms[i]))) return true;
     for (const t of this.short.keys()) if (s.tokens.has(summaryToken(t))) return true;
     if (this.hex.size > 0 && this.hex.mayMeet(s.hex)) return true;
     if (this.digits.size > 0 && this.digits.mayMeet(s.digits)) return true;
@@ -121,10 +125,11 @@ export class OutwardGuard {
 
   /** False when no form, token or window of this (small) guard occurs in any of `ps`. */
   private mayHitIn(ps: readonly Prepared[]): boolean {
-    if (this.forms.size > 0) {
+    const forms = this.formList;
+    if (forms.length > 0) {
       // One string for every text: a search per form, not per form and text (candidates have dozens of strings).
       const joined = ps.length === 1 ? ps[0].joined : ps.map((p) => p.joined).join("\u0000");
-      for (const form of this.forms.keys()) if (joined.includes(form)) return true;
+      for (let i = 0; i < forms.length; i++) if (joined.includes(forms[i])) return true;
     }
     if (this.short.size > 0) for (const p of ps) for (const t of p.tokens) if (this.short.has(t)) return true;
     if (this.hex.size > 0) for (const p of ps) if (this.hex.meets(p.hexKeys, () => hexTableOf(p))) return true;
@@ -212,13 +217,24 @@ export class OutwardGuard {
   }
 
   private addText(form: string, kind: PrivateKind, kindIndex: number): void {
-    if (this.forms.has(form)) return;
-    this.forms.set(form, kind);
-    if (this.indexed) this.index(form, kindIndex);
-    else if (this.forms.size > DIRECT_MAX) {
+    if (this.indexed) {
+      if (this.forms.has(form)) return;
+      this.forms.set(form, kind);
+      this.index(form, kindIndex);
+      return;
+    }
+    if (this.formList.includes(form)) return;
+    this.formList.push(form);
+    this.formKinds.push(kind);
+    if (this.formList.length > DIRECT_MAX) {
       // Grown past a capsule's worth of values: every form is looked up by key from now on.
       this.indexed = true;
-      for (const [f, k] of this.forms) this.index(f, KINDS.indexOf(k));
+      for (let i = 0; i < this.formList.length; i++) {
+        this.forms.set(this.formList[i], this.formKinds[i]);
+        this.index(this.formList[i], KINDS.indexOf(this.formKinds[i]));
+      }
+      this.formList = [];
+      this.formKinds = [];
     }
   }
 
@@ -233,7 +249,8 @@ export class OutwardGuard {
     if (n < KEY_SHORT) return;
     if (!this.indexed) {
       // A guard over one capsule: a direct search per form is cheaper than a lookup per position.
-      for (const [form, kind] of this.forms) if (c.includes(form)) found.add(kind);
+      const forms = this.formList;
+      for (let i = 0; i < forms.length; i++) if (c.includes(forms[i])) found.add(this.formKinds[i]);
       return;
     }
     const hasMid = this.mid.size > 0;
@@ -267,7 +284,7 @@ export class OutwardGuard {
     const found = new Set<PrivateKind>();
     if (this.empty || text === "") return found;
     const p = prepared(text);
-    if (this.forms.size > 0) for (const c of p.compacts) this.scanCompact(c, found);
+    if (this.formList.length > 0 || this.forms.size > 0) for (const c of p.compacts) this.scanCompact(c, found);
     if (this.short.size > 0 && opts.tokens !== false) {
       for (const tok of p.tokens) {
         const kind = this.short.get(tok);
@@ -370,9 +387,11 @@ function collectTexts(v: unknown, depth: number, out: string[], isPublic?: (s: s
       if (!collectTexts(x, depth + 1, out, isPublic)) return false;
     }
   } else if (v !== null && typeof v === "object") {
-    for (const [k, x] of Object.entries(v)) {
-      out.push(k);
-      if (!collectTexts(x, depth + 1, out, isPublic)) return false;
+    // Keys, not entries: no pair array per member (a candidate has dozens).
+    const keys = Object.keys(v);
+    for (let i = 0; i < keys.length; i++) {
+      out.push(keys[i]);
+      if (!collectTexts((v as Record<string, unknown>)[keys[i]], depth + 1, out, isPublic)) return false;
     }
   }
   return true;

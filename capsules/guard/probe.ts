@@ -16,7 +16,7 @@
  */
 import { KEY_SHORT } from "./index-tables.js";
 import type { PrivateValue } from "./private-values.js";
-import { valueForms } from "./value-forms.js";
+import { valueForms, type ValueForms } from "./value-forms.js";
 
 const TEXT_SEED = 0x811c9dc5;
 const TOKEN_SEED = 0x9747b28c;
@@ -115,9 +115,13 @@ function radixSort(n: number): void {
  */
 export function valuesProbe(values: readonly PrivateValue[]): Uint32Array {
   const hashes = new DistinctHashes();
+  // A value met twice (a capsule's own values are among its store values) has the same forms object: hashed once.
+  const seen: ValueForms[] = [];
   // Index loops: the lists are of several element kinds (empty, small integers, doubles), which iterators handle slowly.
   for (let i = 0; i < values.length; i++) {
     const f = valueForms(values[i]);
+    if (seen.includes(f)) continue;
+    seen.push(f);
     for (let j = 0; j < f.text.length; j++) hashes.add(textKeyHash(f.text[j], 0, KEY_SHORT));
     for (let j = 0; j < f.tokens.length; j++) hashes.add(tokenHash(f.tokens[j]));
     const hex = f.hexKeys;

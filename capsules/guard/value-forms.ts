@@ -78,13 +78,17 @@ const FORMS_CACHE_MAX_CHARS = 1024;
 /** Forgets every cached form (benchmarks: a run then costs what it costs in a fresh process). */
 export function forgetValueForms(): void {
   formsCache.clear();
+  recentDigests.length = 0;
+  recentDigestFormsList.length = 0;
+  recentNext = 0;
 }
 
 /** The forms of one private value (the same arrays for a value seen recently). */
 export function valueForms(v: PrivateValue): ValueForms {
-  // A digest or a pseudonym is found by its windows alone: computed in a pass, and kept by no cache (each is one
-  // capsule's: keeping them was much of a cold feed's garbage).
-  if (hexDigest(v)) return digestForms(v.value);
+  // A digest or a pseudonym is found by its windows alone: computed in a pass, and kept only among the last few
+  // (each is one capsule's: keeping them in the cache was much of a cold feed's garbage; a derivation asks for the
+  // same digest several times in a row: its guard, then its probe over own and store values).
+  if (hexDigest(v)) return recentDigestForms(v.value);
   if (v.value.length > FORMS_CACHE_MAX_CHARS) return computeForms(v);
   const cached = formsCache.get(v.value);
   if (cached !== undefined && cached.kind === v.kind && cached.ioc === v.ioc) return cached.forms;
@@ -117,6 +121,22 @@ function plainHex(raw: string): string | undefined {
 /** Adds `s` to a short list unless it holds it (a value has a few forms: a Set would cost more than it saves). */
 function addNew(list: string[], s: string): void {
   if (!list.includes(s)) list.push(s);
+}
+
+/** How many digests {@link recentDigestForms} keeps: a capsule's (its message hash, its pseudonym) and a few more. */
+const RECENT_DIGESTS = 8;
+const recentDigests: string[] = [];
+const recentDigestFormsList: ValueForms[] = [];
+let recentNext = 0;
+
+/** {@link digestForms}, from the last {@link RECENT_DIGESTS} asked for when it is one of them (the same arrays). */
+function recentDigestForms(value: string): ValueForms {
+  for (let i = 0; i < recentDigests.length; i++) if (recentDigests[i] === value) return recentDigestFormsList[i];
+  const forms = digestForms(value);
+  recentDigests[recentNext] = value;
+  recentDigestFormsList[recentNext] = forms;
+  recentNext = (recentNext + 1) % RECENT_DIGESTS;
+  return forms;
 }
 
 /** The forms of a digest or pseudonym written in hex: its windows alone ({@link computeForms} would add nothing else). */
