@@ -26,7 +26,6 @@
  * as whole tokens only: a few digits would otherwise be found inside any long number or digest. So are detector
  * signal names: public identifiers whose words occur in ordinary prose.
  */
-import { BoundedCache } from "./bounded-cache.js";
 import { nationalNumberForm, phoneDigits } from "./phone-digits.js";
 import { compactForm, digitWindowKeys, foldDigits, foldForms, HEX_WINDOW, hexWindowKeys, refang, reversed } from "./forms.js";
 import type { PrivateValue } from "./private-values.js";
@@ -62,22 +61,32 @@ const SCHEME = /^(?:h(?:tt|xx)ps?:\/\/|\/\/)?(?:www\.)?/i;
 const CHANNEL_PREFIX = /^(?:h(?:tt|xx)ps?:\/\/)?(?:www\.)?(?:t|telegram)\.me\/(?:s\/)?|^@/i;
 
 /**
- * Forms of recently seen values (bounded; oldest dropped first), keyed by the value text itself, so a lookup hashes
- * a string once (its hash is kept with it) instead of building a key string each time; an entry holds the kind and
- * IOC kind its forms are for, and a value of another kind with the same text has its forms computed again.
+ * Forms of recently seen values: a direct-mapped cache, one slot per value by a hash of its text, a value taking
+ * the slot of whatever was there. Values repeat across capsules (term hits, signal names, amounts, a wallet seen in
+ * several messages) and within one derivation (its guard, then its probe), while most of a store's values are one
+ * capsule's: a map of thousands of entries cost more on each miss (two lookups, an insertion, entries kept alive
+ * through collections) than computing the forms of a short value (docs/guard.md "Figures"). A slot holds the kind
+ * and IOC kind its forms are for; a value of another kind with the same text has its forms computed again.
  */
-interface CachedForms {
-  readonly kind: PrivateValue["kind"];
-  readonly ioc: PrivateValue["ioc"];
-  readonly forms: ValueForms;
-}
-const FORMS_CACHE_SIZE = 8192;
-const formsCache = new BoundedCache<string, CachedForms>(FORMS_CACHE_SIZE);
+const FORMS_CACHE_BITS = 10;
+const FORMS_CACHE_MASK = (1 << FORMS_CACHE_BITS) - 1;
+const slotValues: (string | undefined)[] = new Array<string | undefined>(FORMS_CACHE_MASK + 1).fill(undefined);
+const slotKinds: (PrivateValue["kind"] | undefined)[] = new Array<PrivateValue["kind"] | undefined>(FORMS_CACHE_MASK + 1).fill(undefined);
+const slotIocs: PrivateValue["ioc"][] = new Array<PrivateValue["ioc"]>(FORMS_CACHE_MASK + 1).fill(undefined);
+const slotForms: (ValueForms | undefined)[] = new Array<ValueForms | undefined>(FORMS_CACHE_MASK + 1).fill(undefined);
 const FORMS_CACHE_MAX_CHARS = 1024;
+
+/** The cache slot of a value: FNV-1a of its text, folded to {@link FORMS_CACHE_BITS} bits. */
+function slotOf(value: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < value.length; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> FORMS_CACHE_BITS) ^ (h >>> 20)) & FORMS_CACHE_MASK;
+}
 
 /** Forgets every cached form (benchmarks: a run then costs what it costs in a fresh process). */
 export function forgetValueForms(): void {
-  formsCache.clear();
+  slotValues.fill(undefined);
+  slotForms.fill(undefined);
   recentDigests.length = 0;
   recentDigestFormsList.length = 0;
   recentNext = 0;
@@ -86,14 +95,17 @@ export function forgetValueForms(): void {
 /** The forms of one private value (the same arrays for a value seen recently). */
 export function valueForms(v: PrivateValue): ValueForms {
   // A digest or a pseudonym is found by its windows alone: computed in a pass, and kept only among the last few
-  // (each is one capsule's: keeping them in the cache was much of a cold feed's garbage; a derivation asks for the
-  // same digest several times in a row: its guard, then its probe over own and store values).
+  // (each is one capsule's; a derivation asks for the same digest several times in a row: its guard, then its
+  // probe over own and store values).
   if (hexDigest(v)) return recentDigestForms(v.value);
   if (v.value.length > FORMS_CACHE_MAX_CHARS) return computeForms(v);
-  const cached = formsCache.get(v.value);
-  if (cached !== undefined && cached.kind === v.kind && cached.ioc === v.ioc) return cached.forms;
+  const slot = slotOf(v.value);
+  if (slotValues[slot] === v.value && slotKinds[slot] === v.kind && slotIocs[slot] === v.ioc) return slotForms[slot]!;
   const forms = computeForms(v);
-  formsCache.set(v.value, { kind: v.kind, ioc: v.ioc, forms });
+  slotValues[slot] = v.value;
+  slotKinds[slot] = v.kind;
+  slotIocs[slot] = v.ioc;
+  slotForms[slot] = forms;
   return forms;
 }
 
