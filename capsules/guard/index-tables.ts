@@ -37,6 +37,12 @@ const FILTER_BITS = 14;
 /** An outward text's table ({@link WindowKeys.of}) has a filter of about this many bits per key, at most 2^20 bits. */
 const TEXT_FILTER_BITS_PER_KEY = 16;
 const TEXT_FILTER_MAX_BITS = 20;
+/**
+ * A filter that may grow ({@link WindowKeys.filtered} with fewer start bits: the shared summary of texts) doubles
+ * when it would hold fewer bits per key than this: it stays as small as its keys allow, so the few kilobytes a
+ * guard asks about each capsule stay in the processor's caches (a filter of 2^20 bits, 128 KB, did not).
+ */
+const GROWN_FILTER_BITS_PER_KEY = 16;
 
 /**
  * A set of at most this many keys added as lists ({@link WindowKeys.addAll}: a capsule's windows, about a hundred)
@@ -53,6 +59,8 @@ export class WindowKeys {
   private filter: Uint32Array | undefined;
   private filterMask = (1 << FILTER_BITS) - 1;
   private filterMax = FILTER_MAX;
+  /** The filter doubles (up to this mask) while it has fewer than {@link GROWN_FILTER_BITS_PER_KEY} bits per key. */
+  private filterLimit = (1 << FILTER_BITS) - 1;
   /** Keys added by {@link addAll} and not filed in the table yet, with their kind (the arrays are not copied). */
   private lists: { keys: readonly number[]; kind: number }[] = [];
   private listed = 0;
@@ -66,9 +74,10 @@ export class WindowKeys {
    * An empty set that keeps a filter of 2^`bits` bits for as long as it holds at most `max` keys: a large set asked
    * about keys it mostly lacks (the shared summary of texts, prepared-texts.ts) answers those with one bit test.
    */
-  static filtered(bits: number, max: number): WindowKeys {
+  static filtered(bits: number, max: number, startBits = bits): WindowKeys {
     const t = new WindowKeys();
-    t.filterMask = (1 << bits) - 1;
+    t.filterMask = (1 << Math.min(startBits, bits)) - 1;
+    t.filterLimit = (1 << bits) - 1;
     t.filterMax = max;
     return t;
   }
@@ -153,10 +162,23 @@ export class WindowKeys {
     if (this.count === 1) this.filter = new Uint32Array((this.filterMask + 1) >>> 5);
     if (this.filter !== undefined) {
       if (this.count > this.filterMax) this.filter = undefined;
+      else if (this.count * GROWN_FILTER_BITS_PER_KEY > this.filterMask + 1 && this.filterMask < this.filterLimit) this.refilter();
       else {
         const b = (key | 0) & this.filterMask;
         this.filter[b >>> 5] |= 1 << (b & 31);
       }
+    }
+  }
+
+  /** Doubles the filter and sets a bit for every key of the table (the key just added among them). */
+  private refilter(): void {
+    this.filterMask = this.filterMask * 2 + 1;
+    const filter = (this.filter = new Uint32Array((this.filterMask + 1) >>> 5));
+    const keys = this.keys;
+    for (let j = 0; j < keys.length; j++) {
+      if (keys[j] === -1) continue;
+      const b = (keys[j] | 0) & this.filterMask;
+      filter[b >>> 5] |= 1 << (b & 31);
     }
   }
 

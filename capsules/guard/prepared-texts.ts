@@ -101,8 +101,12 @@ export function summaryToken(token: string): number {
   return textKeyHash(token);
 }
 
-/** Bits of the summary's filters: 2^20 bits (128 KB) answer most lookups of keys it lacks with one bit test. */
+/**
+ * Bits of the summary's filters, at most: 2^20 bits (128 KB) answer most lookups of keys it lacks with one bit test.
+ * Each starts at 2^{@link SUMMARY_START_BITS} bits and doubles as keys are added (index-tables.ts `filtered`).
+ */
 const SUMMARY_FILTER_BITS = 20;
+const SUMMARY_START_BITS = 12;
 
 /** Entries (keys, tokens, windows) past which the summary starts again from nothing. */
 const SHARED_MAX = 1 << 19;
@@ -117,11 +121,11 @@ const SHARED_TEXT_MAX = 1 << 15;
  */
 export class SharedTexts {
   /** Hashes (probe.ts `textKeyHash`) of every summary key. */
-  readonly keys = WindowKeys.filtered(SUMMARY_FILTER_BITS, SHARED_MAX);
+  readonly keys = WindowKeys.filtered(SUMMARY_FILTER_BITS, SHARED_MAX, SUMMARY_START_BITS);
   /** Hashes of every token. */
-  readonly tokens = WindowKeys.filtered(SUMMARY_FILTER_BITS - 2, SHARED_MAX);
-  readonly hex = WindowKeys.filtered(SUMMARY_FILTER_BITS, SHARED_MAX);
-  readonly digits = WindowKeys.filtered(SUMMARY_FILTER_BITS - 4, SHARED_MAX);
+  readonly tokens = WindowKeys.filtered(SUMMARY_FILTER_BITS - 2, SHARED_MAX, SUMMARY_START_BITS);
+  readonly hex = WindowKeys.filtered(SUMMARY_FILTER_BITS, SHARED_MAX, SUMMARY_START_BITS);
+  readonly digits = WindowKeys.filtered(SUMMARY_FILTER_BITS - 4, SHARED_MAX, SUMMARY_START_BITS);
   private entries = 0;
 
   constructor(readonly generation: number) {}

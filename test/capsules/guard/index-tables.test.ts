@@ -73,4 +73,22 @@ describe("WindowKeys: keys added as lists (a guard over one capsule) answer as a
     const absent = randomKeys(20_000).filter((k) => !present.has(k));
     expect(absent.some((k) => table.has(k))).toBe(false);
   });
+
+  it("a filter that grows (the shared summary) still finds every key after each doubling, and stays small", () => {
+    const t = WindowKeys.filtered(20, 1 << 19, 12);
+    const keys = randomKeys(6_000);
+    const present = new Set<number>();
+    keys.forEach((k, i) => {
+      t.add(k, 0);
+      present.add(k);
+      // Every key added so far, after whatever doubling this addition caused.
+      if (i % 500 === 0 || i === keys.length - 1) for (const p of present) expect(t.has(p)).toBe(true);
+    });
+    expect(t.hasAny([keys[keys.length - 1]])).toBe(true);
+    const absent = randomKeys(20_000).filter((k) => !present.has(k));
+    expect(absent.some((k) => t.has(k))).toBe(false);
+    expect(t.hasAny(absent)).toBe(false);
+    // 6,000 keys at 16 bits each: 2^17 bits, not the 2^20 it may grow to.
+    expect((t as unknown as { filterMask: number }).filterMask + 1).toBe(1 << 17);
+  });
 });
