@@ -477,13 +477,14 @@ export function foldDigits(digits: string): string {
  * the digit) or in a string of ASCII digits, as numbers, appended to `out`; computed rolling, in small integers
  * (`width` ≤ 9, so every key stays below 2^31).
  */
-export function digitWindowKeys(compact: string, width: number, out: number[] = []): number[] {
+export function digitWindowKeys(compact: string, width: number, out: number[] = [], backwards = false): number[] {
   if (width < 1 || width > 9) throw new RangeError("forms: decimal windows are 1 to 9 digits");
   const top = 10 ** (width - 1) | 0;
   let key = 0;
   let len = 0;
+  const last = compact.length - 1;
   for (let j = 0; j < compact.length; j++) {
-    const c = compact.charCodeAt(j);
+    const c = compact.charCodeAt(backwards ? last - j : j);
     const d = c < 128 ? DIGIT_VALUE[c] : -1;
     if (d < 0) {
       len = 0;

@@ -27,7 +27,7 @@
  * signal names: public identifiers whose words occur in ordinary prose.
  */
 import { nationalNumberForm, phoneDigits } from "./phone-digits.js";
-import { compactForm, digitWindowKeys, foldDigits, foldForms, HEX_WINDOW, hexWindowKeys, refang, reversed } from "./forms.js";
+import { compactForm, digitWindowKeys, foldDigits, foldForms, HEX_WINDOW, hexWindowKeys, refang } from "./forms.js";
 import type { PrivateValue } from "./private-values.js";
 
 /** Compact forms of at most this many characters match only as whole tokens. */
@@ -110,6 +110,7 @@ export function valueForms(v: PrivateValue): ValueForms {
 }
 
 const HEX_PLAIN = /^[0-9a-f]+$/;
+const SURROGATE = /[\ud800-\udfff]/;
 /** The characters a value {@link plainHex} reads as hex may hold. */
 const HEX_SPELLING = /^[\s:\-0-9a-fA-Fx]*$/;
 /** A phone written with ASCII digits and separators only (its compact form is its digits). */
@@ -199,7 +200,6 @@ function computeForms(v: PrivateValue): ValueForms {
     for (const d of national === undefined || digits.includes(national) ? [digits] : [digits, national]) {
       if (d.length < PHONE_RUN) continue;
       addNew(digitRuns, d);
-      addNew(digitRuns, reversed(d));
     }
     // Written with digits and separators only: every occurrence of its compact form (or of that reversed) holds
     // one of the digit windows.
@@ -220,11 +220,12 @@ function computeForms(v: PrivateValue): ValueForms {
         break;
       case "wallets": {
         // Halves of the value as written (an odd middle character belongs to neither, so either split is found).
-        const cps = [...value];
+        // By code point: split as UTF-16 only when no surrogate pair can be cut.
+        const cps = SURROGATE.test(value) ? [...value] : value;
         const half = Math.floor(cps.length / 2);
         if (half >= HALF_MIN) {
-          addText(cps.slice(0, half).join(""));
-          addText(cps.slice(cps.length - half).join(""));
+          addText(typeof cps === "string" ? cps.slice(0, half) : cps.slice(0, half).join(""));
+          addText(typeof cps === "string" ? cps.slice(cps.length - half) : cps.slice(cps.length - half).join(""));
         }
         break;
       }
@@ -242,7 +243,11 @@ function computeForms(v: PrivateValue): ValueForms {
   // Windows are indexed forwards only; a check also reads every hex run of the outward text backwards.
   const hexKeys = hexIndexed ? hexWindowKeys(valueHex) : NONE;
   const digitKeys: number[] = [];
-  for (const run of digitRuns) digitWindowKeys(run, PHONE_RUN, digitKeys);
+  for (const run of digitRuns) {
+    digitWindowKeys(run, PHONE_RUN, digitKeys);
+    // The run reversed (a number written backwards), read from its end: no reversed copy is made.
+    digitWindowKeys(run, PHONE_RUN, digitKeys, true);
+  }
   return { text: orNone(text), tokens: orNone(tokens), hexKeys: orNone(hexKeys), digitKeys: orNone(digitKeys) };
 }
 

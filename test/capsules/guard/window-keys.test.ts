@@ -41,8 +41,12 @@ describe("window keys: rolling numbers equal the windows read whole", () => {
         const c = compactForm(t);
         const expected = wholeWindows(c, (ch) => (/[0-9]/.test(ch) ? Number(ch) : ch === "o" ? 0 : ch === "l" ? 1 : -1), 10, 7);
         expect(digitWindowKeys(c, 7)).toEqual(expected);
+        // Backwards: the windows of the compact form reversed.
+        const back = wholeWindows([...c].reverse().join(""), (ch) => (/[0-9]/.test(ch) ? Number(ch) : ch === "o" ? 0 : ch === "l" ? 1 : -1), 10, 7);
+        expect(digitWindowKeys(c, 7, [], true)).toEqual(back);
       }),
     );
     expect(digitWindowKeys("98765432", 7)).toEqual([9876543, 8765432]);
+    expect(digitWindowKeys("98765432", 7, [], true)).toEqual([2345678, 3456789]);
   });
 });
