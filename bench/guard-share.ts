@@ -59,8 +59,19 @@ export function installGuardMeter(): GuardMeter {
   };
 }
 
-/** A row for "the guard takes at most `limitPct` % of the run": median guard ms, its share of the median run. */
+/**
+ * A row for issue 11's "the feed and review export benchmarks do not slow down by more than `limitPct` %": what the
+ * guard adds to the run without it, `guard / (run - guard)` (a share of the whole run, also printed, reads lower:
+ * 10 % of the run is 11.1 % added).
+ */
 export function guardShareRow(name: string, guardMs: number, runMs: number, limitPct: number, figures: BenchResult["figures"] = {}): BenchResult {
   const pct = Math.round((guardMs / runMs) * 1000) / 10;
-  return { name, median_ms: guardMs, figures: { ...figures, "run ms": Math.round(runMs), "guard %": pct }, target: `guard ≤ ${limitPct} % of the run`, met: pct <= limitPct };
+  const added = Math.round((guardMs / (runMs - guardMs)) * 1000) / 10;
+  return {
+    name,
+    median_ms: guardMs,
+    figures: { ...figures, "run ms": Math.round(runMs), "guard %": pct, "added %": added },
+    target: `guard adds ≤ ${limitPct} % to the run`,
+    met: added <= limitPct,
+  };
 }
