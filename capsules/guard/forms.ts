@@ -452,6 +452,28 @@ export function hexWindowKeys(run: string, out: number[] = [], backwards = false
 if (HEX_WINDOW !== 12) throw new Error("forms: hexWindowKeys keeps a window as two halves of 6 hex digits");
 
 /**
+ * {@link hexWindowKeys} of a run of lower-case hex digits only (a digest, a hex wallet), in an array made at its
+ * final length: filled by pushes, the array of a digest's 53 keys was grown three times.
+ */
+export function allHexWindowKeys(run: string): number[] {
+  const n = run.length - HEX_WINDOW + 1;
+  if (n <= 0) return [];
+  const out = new Array<number>(n);
+  let high = 0;
+  let low = 0;
+  for (let j = 0; j < run.length; j++) {
+    const c = run.charCodeAt(j);
+    const d = c < 128 ? HEX_VALUE[c] : -1;
+    // Not a run of hex digits after all: the general reading.
+    if (d < 0) return hexWindowKeys(run);
+    high = ((high << 4) | (low >>> 20)) & 0xffffff;
+    low = ((low << 4) | d) & 0xffffff;
+    if (j + 1 >= HEX_WINDOW) out[j + 1 - HEX_WINDOW] = high * 0x1000000 + low;
+  }
+  return out;
+}
+
+/**
  * Decimal digit windows. Digits fold to themselves except 0 and 1, which the confusable skeleton reads as o and
  * l: in a compact form, a run of folded digits is a run of these characters.
  */

@@ -205,12 +205,15 @@ export class OutwardGuard {
 
   /** Adds private values (their forms are computed now, once). */
   add(values: Iterable<PrivateValue>): void {
-    for (const v of values) {
+    // Index loops over arrays (the usual argument): no iterator object per value and per form.
+    const list = Array.isArray(values) ? (values as readonly PrivateValue[]) : [...values];
+    for (let i = 0; i < list.length; i++) {
+      const v = list[i];
       this.count++;
       const f = valueForms(v);
       const kind = KINDS.indexOf(v.kind);
-      for (const form of f.text) this.addText(form, v.kind, kind);
-      for (const t of f.tokens) if (!this.short.has(t)) this.short.set(t, v.kind);
+      for (let j = 0; j < f.text.length; j++) this.addText(f.text[j], v.kind, kind);
+      for (let j = 0; j < f.tokens.length; j++) if (!this.short.has(f.tokens[j])) this.short.set(f.tokens[j], v.kind);
       this.hex.addAll(f.hexKeys, kind);
       this.digits.addAll(f.digitKeys, kind);
     }

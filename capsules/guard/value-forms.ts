@@ -27,7 +27,7 @@
  * signal names: public identifiers whose words occur in ordinary prose.
  */
 import { nationalNumberForm, phoneDigits } from "./phone-digits.js";
-import { compactForm, digitWindowKeys, foldDigits, foldForms, HEX_WINDOW, hexWindowKeys, refang } from "./forms.js";
+import { allHexWindowKeys, compactForm, digitWindowKeys, foldDigits, foldForms, HEX_WINDOW, refang } from "./forms.js";
 import type { PrivateValue } from "./private-values.js";
 
 /** Compact forms of at most this many characters match only as whole tokens. */
@@ -154,7 +154,7 @@ function recentDigestForms(value: string): ValueForms {
 
 /** The forms of a digest or pseudonym written in hex: its windows alone ({@link computeForms} would add nothing else). */
 function digestForms(value: string): ValueForms {
-  return { text: NONE, tokens: NONE, hexKeys: hexWindowKeys(value.toLowerCase().replace(/^0x/, "")), digitKeys: NONE };
+  return { text: NONE, tokens: NONE, hexKeys: allHexWindowKeys(value.toLowerCase().replace(/^0x/, "")), digitKeys: NONE };
 }
 
 function computeForms(v: PrivateValue): ValueForms {
@@ -241,12 +241,16 @@ function computeForms(v: PrivateValue): ValueForms {
   }
 
   // Windows are indexed forwards only; a check also reads every hex run of the outward text backwards.
-  const hexKeys = hexIndexed ? hexWindowKeys(valueHex) : NONE;
-  const digitKeys: number[] = [];
-  for (const run of digitRuns) {
-    digitWindowKeys(run, PHONE_RUN, digitKeys);
-    // The run reversed (a number written backwards), read from its end: no reversed copy is made.
-    digitWindowKeys(run, PHONE_RUN, digitKeys, true);
+  const hexKeys = hexIndexed ? allHexWindowKeys(valueHex) : NONE;
+  let digitKeys: readonly number[] = NONE;
+  if (digitRuns.length > 0) {
+    const keys: number[] = [];
+    for (let i = 0; i < digitRuns.length; i++) {
+      digitWindowKeys(digitRuns[i], PHONE_RUN, keys);
+      // The run reversed (a number written backwards), read from its end: no reversed copy is made.
+      digitWindowKeys(digitRuns[i], PHONE_RUN, keys, true);
+    }
+    digitKeys = keys;
   }
   return { text: orNone(text), tokens: orNone(tokens), hexKeys: orNone(hexKeys), digitKeys: orNone(digitKeys) };
 }
