@@ -16,7 +16,9 @@
  *   the bytes they encode in base64/base64url.
  *
  * A text form that a window already covers is left out: the compact form of a phone written only with digits and
- * separators (its digit windows), and any form of a hex value that holds {@link HEX_WINDOW}+ of its hex digits.
+ * separators (its digit windows), and any form of a hex value that holds {@link HEX_WINDOW}+ of its hex digits. So is
+ * a form that holds a text form of one of the value's pieces (a URL and its host + path when its host is one, a
+ * channel when its name is, a wallet when a half is): folding is per code point, so a text holding it holds that.
  *
  * Forms are computed with one fold pass per piece (forms.ts `foldForms`), and the forms of recently seen values
  * are kept (many capsules share values: term hits, signal names, a wallet seen in several messages).
@@ -167,22 +169,29 @@ function computeForms(v: PrivateValue): ValueForms {
   // hex digits adds nothing.
   const valueHex = plainHex(value);
   const hexIndexed = valueHex !== undefined && valueHex.length >= HEX_WINDOW;
-  const addText = (raw: string, alsoReversed = true): void => {
+  /**
+   * Adds the forms of `raw` (a piece of the value); true when any text holding the value as written, in a form
+   * searched anywhere, is found through them: they are text forms (searched inside any text), or its hex windows
+   * find it. Then every piece that holds `raw` needs no forms of its own (a text holding the larger piece holds
+   * this one, and so does each of its compact and reversed forms: folding is per code point).
+   */
+  const addText = (raw: string, alsoReversed = true): boolean => {
     // Checked before folding (12+ hex digits are never a short form, so the order changes nothing else).
     if (hexIndexed) {
       const h = plainHex(raw);
-      if (h !== undefined && h.length >= HEX_WINDOW && valueHex.includes(h)) return;
+      if (h !== undefined && h.length >= HEX_WINDOW && valueHex.includes(h)) return true;
     }
     const f = foldForms(raw);
-    if (f.compact === "") return;
+    if (f.compact === "") return false;
     if (f.significant <= SHORT_MAX) {
       addNew(tokens, f.compact);
       if (alsoReversed) addNew(tokens, f.reversed);
-      return;
+      return false;
     }
     addNew(text, f.compact);
     // Folded after reversing: a character may fold to several (m → rn), which must not be reversed themselves.
     if (alsoReversed) addNew(text, f.reversed);
+    return true;
   };
   if (v.kind === "monetary_value" || v.kind === "signal_name") {
     // An amount or a rate is a few digits: found only as a whole token, never inside other digits or hex. A detector
@@ -204,34 +213,43 @@ function computeForms(v: PrivateValue): ValueForms {
     // Written with digits and separators only: every occurrence of its compact form (or of that reversed) holds
     // one of the digit windows.
     if (!(digits.length >= PHONE_RUN && (DIGITS_AND_SEPARATORS.test(value) || compactForm(value) === foldDigits(digits)))) addText(value);
-  } else addText(value);
-
-  if (v.kind === "ioc_value") {
-    switch (v.ioc) {
-      case "urls": {
-        const rest = refang(value).replace(SCHEME, "");
-        const host = rest.split(/[/?#]/, 1)[0];
-        if (host.includes(".")) addText(host);
-        addText(rest.split(/[?#]/, 1)[0]);
-        break;
-      }
-      case "channels":
-        addText(value.replace(CHANNEL_PREFIX, ""));
-        break;
-      case "wallets": {
-        // Halves of the value as written (an odd middle character belongs to neither, so either split is found).
-        // By code point: split as UTF-16 only when no surrogate pair can be cut.
-        const cps = SURROGATE.test(value) ? [...value] : value;
-        const half = Math.floor(cps.length / 2);
-        if (half >= HALF_MIN) {
-          addText(typeof cps === "string" ? cps.slice(0, half) : cps.slice(0, half).join(""));
-          addText(typeof cps === "string" ? cps.slice(cps.length - half) : cps.slice(cps.length - half).join(""));
+  } else {
+    // The pieces of an IOC come first: the value itself needs no forms when a piece of it, as written, is found
+    // anywhere (a URL's host, a channel's name, a wallet's half). Found texts are the same; fewer forms to make.
+    let covered = false;
+    if (v.kind === "ioc_value") {
+      switch (v.ioc) {
+        case "urls": {
+          const refanged = refang(value);
+          const rest = refanged.replace(SCHEME, "");
+          const host = rest.split(/[/?#]/, 1)[0];
+          // The host is a piece of the refanged value and of its host + path.
+          const hostFound = host.includes(".") && addText(host);
+          if (!hostFound) addText(rest.split(/[?#]/, 1)[0]);
+          covered = hostFound && refanged === value;
+          break;
         }
-        break;
+        case "channels":
+          // The name is the end of the value.
+          covered = addText(value.replace(CHANNEL_PREFIX, ""));
+          break;
+        case "wallets": {
+          // Halves of the value as written (an odd middle character belongs to neither, so either split is found).
+          // By code point: split as UTF-16 only when no surrogate pair can be cut.
+          const cps = SURROGATE.test(value) ? [...value] : value;
+          const half = Math.floor(cps.length / 2);
+          if (half >= HALF_MIN) {
+            const first = addText(typeof cps === "string" ? cps.slice(0, half) : cps.slice(0, half).join(""));
+            const second = addText(typeof cps === "string" ? cps.slice(cps.length - half) : cps.slice(cps.length - half).join(""));
+            covered = first || second;
+          }
+          break;
+        }
+        default:
+          break;
       }
-      default:
-        break;
     }
+    if (!covered) addText(value);
   }
 
   if (v.kind === "message_text") {
