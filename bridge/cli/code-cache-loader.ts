@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import { isAscii } from "node:buffer";
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, futimesSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -26,6 +26,14 @@ const MAX_CACHE_BYTES = 64 << 20;
 
 /** A cache file's name after `<name>-`: the key and the suffix. */
 const CACHE_NAME = /^[0-9a-f]{32}\.v8$/;
+/** A cache file's whole name: `<file name>-<path digest>-<key>.v8`. */
+const ANY_CACHE_NAME = /^[a-z0-9._-]+-[0-9a-f]{12}-[0-9a-f]{32}\.v8$/;
+/**
+ * Cache files kept in the directory at most (0.3 to 1.4 MB each, one per command of an installation). Every
+ * installation or checkout path has caches of its own, and one that is removed leaves them behind: past this many,
+ * writing a cache removes the ones used longest ago (a cache is marked each time it is read).
+ */
+export const MAX_CACHE_FILES = 64;
 const KEY_AND_SUFFIX_CHARS = 32 + ".v8".length;
 
 type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
@@ -106,7 +114,15 @@ function readCache(path: string): Buffer | undefined {
     const st = fstatSync(fd);
     if (!st.isFile() || st.size === 0 || st.size > MAX_CACHE_BYTES) return undefined;
     if (typeof process.getuid === "function" && st.uid !== process.getuid()) return undefined;
-    return readFileSync(fd);
+    const data = readFileSync(fd);
+    // Marked as used now: when the directory is over its limit, the caches used longest ago go first.
+    try {
+      const now = Date.now() / 1000;
+      futimesSync(fd, now, now);
+    } catch {
+      // A cache that cannot be marked is still used.
+    }
+    return data;
   } catch {
     return undefined;
   } finally {
@@ -116,7 +132,8 @@ function readCache(path: string): Buffer | undefined {
 
 /**
  * Writes the cache next to its final name and renames it into place, then removes the caches of earlier versions
- * of the same file (`<name>-<path digest>-<other key>.v8`); failures are ignored.
+ * of the same file (`<name>-<path digest>-<other key>.v8`) and, past {@link MAX_CACHE_FILES} cache files, the ones
+ * used longest ago; failures are ignored.
  */
 function writeCache(path: string, data: Buffer): void {
   const temp = `${path}.${process.pid}.tmp`;
@@ -126,9 +143,15 @@ function writeCache(path: string, data: Buffer): void {
     const dir = dirname(path);
     const own = basename(path);
     const prefix = own.slice(0, own.length - KEY_AND_SUFFIX_CHARS);
+    const others: { name: string; mtimeMs: number }[] = [];
     for (const name of readdirSync(dir)) {
-      if (name !== own && name.startsWith(prefix) && CACHE_NAME.test(name.slice(prefix.length))) unlinkSync(join(dir, name));
+      if (name === own || !ANY_CACHE_NAME.test(name)) continue;
+      if (name.startsWith(prefix) && CACHE_NAME.test(name.slice(prefix.length))) unlinkSync(join(dir, name));
+      else others.push({ name, mtimeMs: lstatSync(join(dir, name)).mtimeMs });
     }
+    // Over the limit: the caches used longest ago go first (one still in use is written again on its next run).
+    others.sort((a, b) => a.mtimeMs - b.mtimeMs);
+    for (let i = 0; i < others.length - (MAX_CACHE_FILES - 1); i++) unlinkSync(join(dir, others[i].name));
   } catch {
     try {
       unlinkSync(temp);

@@ -7,7 +7,7 @@
  * never read the cache). Uses the tsc output: run `npm run build` first.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -117,6 +117,32 @@ describe("loadCommonJs", () => {
     const { file, cacheDir } = setup(`${SOURCE}exports.text = "bundle \u00e9\u4e2d";\n`); // raw é and 中 in the file
     expect(load(file, cacheDir).exports.text).toBe("bundle \u00e9\u4e2d");
     expect(load(file, cacheDir)).toMatchObject({ exports: { text: "bundle \u00e9\u4e2d" }, outcome: "hit" });
+  });
+
+  test("past 64 cache files, writing one removes those used longest ago; reading one marks it used", () => {
+    const { file, cacheDir } = setup(SOURCE);
+    // Caches of 70 other installations (a name, a path digest, a key), used 1 to 70 days ago; one stray file.
+    const day = 86_400;
+    const now = Date.now() / 1000;
+    const others = Array.from({ length: 70 }, (_, i) => `cmd-${i.toString(16).padStart(12, "0")}-${"a".repeat(32)}.v8`);
+    others.forEach((name, i) => {
+      writeFileSync(join(cacheDir, name), "x");
+      utimesSync(join(cacheDir, name), now - (i + 1) * day, now - (i + 1) * day);
+    });
+    writeFileSync(join(cacheDir, "notes.txt"), "not a cache");
+    expect(load(file, cacheDir).outcome).toBe("miss");
+    const left = readdirSync(cacheDir);
+    expect(left.filter((f) => f.endsWith(".v8"))).toHaveLength(64);
+    expect(left).toContain("notes.txt");
+    // The one just written and the 63 used most recently stay; the 7 used longest ago are gone.
+    expect(left.some((f) => f.startsWith("bundle-"))).toBe(true);
+    for (const name of others.slice(0, 63)) expect(left).toContain(name);
+    for (const name of others.slice(63)) expect(left).not.toContain(name);
+    // A hit marks its cache as used now.
+    const own = left.find((f) => f.startsWith("bundle-"))!;
+    utimesSync(join(cacheDir, own), now - 100 * day, now - 100 * day);
+    expect(load(file, cacheDir).outcome).toBe("hit");
+    expect(statSync(join(cacheDir, own)).mtimeMs).toBeGreaterThan((now - day) * 1000);
   });
 
   test("no cache directory: the file is compiled and nothing is written", () => {
