@@ -266,3 +266,39 @@ describe("small guards and texts met again (the shared window table)", () => {
     }
   });
 });
+
+describe("IOC values whose pieces have forms of their own (a URL's host, a channel's name, a wallet's half)", () => {
+  const ioc = (kind: "urls" | "channels" | "wallets", value: string): PrivateValue => ({ kind: "ioc_value", ioc: kind, value });
+  const finds = (v: PrivateValue, text: string): boolean => {
+    forgetGuardCaches();
+    return new OutwardGuard([v]).checkText(text)?.kind === "ioc_value";
+  };
+
+  it("find the whole value as written, however short or defanged the piece", () => {
+    // Host without a dot (no host form), a short host, a defanged value, and the ordinary case.
+    for (const [value, texts] of [
+      ["https://intranetbox/rates/x1", ["see https://intranetbox/rates/x1 now", "intranetbox/rates/x1"]],
+      ["https://ab.io/p/quota-7", ["open https://ab.io/p/quota-7", "ab.io/p/quota-7"]],
+      ["hxxps://desk-rates[.]example/r/9", ["hxxps://desk-rates[.]example/r/9", "desk-rates.example", "https://desk-rates.example/r/9"]],
+      ["https://usdt-inr-desk.example/rates/00123", ["usdt-inr-desk.example", "https://usdt-inr-desk.example/rates/00123"]],
+    ] as const) {
+      for (const t of texts) expect(finds(ioc("urls", value), t), `${value} in ${t}`).toBe(true);
+    }
+    // A host without a dot is not searched alone; a short one is, once refanged.
+    expect(finds(ioc("urls", "https://intranetbox/rates/x1"), "intranetbox")).toBe(false);
+    expect(finds(ioc("urls", "https://ab.io/p/quota-7"), "ab dot io")).toBe(true);
+    expect(finds(ioc("urls", "https://ab.io/p/quota-7"), "quota 7 io")).toBe(false);
+  });
+
+  it("find a channel whose name is too short to be searched inside text by its whole value", () => {
+    // "abc" is a whole-token form only: the value itself must still be found inside other text.
+    expect(finds(ioc("channels", "t.me/abc"), "join tme/abc today")).toBe(true);
+    expect(finds(ioc("channels", "t.me/abc"), "https://t.me/abc")).toBe(true);
+    expect(finds(ioc("channels", "t.me/usdt_rates_9"), "usdt_rates_9")).toBe(true);
+  });
+
+  it("find a wallet whole, and by either half", () => {
+    const w = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
+    for (const t of [w, `pay ${w} now`, w.slice(0, 17), w.slice(17), w.toLowerCase()]) expect(finds(ioc("wallets", w), t), t).toBe(true);
+  });
+});
