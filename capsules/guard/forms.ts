@@ -425,13 +425,16 @@ for (let d = 0; d < 16; d++) HEX_VALUE["0123456789abcdef".charCodeAt(d)] = d;
  * computed rolling (one pass, no slices), appended to `out`; any other character ends a run. `backwards`: the
  * windows of the run reversed. A key is kept as its first and its last 6 digits, 24 bits each, shifted in with
  * integer operations only (a remainder of a 48-bit number is a floating-point one, many times slower): the same
- * number as the window read whole.
+ * number as the window read whole. Without `out`, the keys go to an array made at the most windows the run can have
+ * and cut to those found (filled by pushes, the array of a digest's 53 keys was grown three times).
  */
-export function hexWindowKeys(run: string, out: number[] = [], backwards = false): number[] {
+export function hexWindowKeys(run: string, out?: number[], backwards = false): number[] {
+  const n = run.length;
+  const into = out ?? new Array<number>(Math.max(0, n - HEX_WINDOW + 1));
+  let at = out === undefined ? 0 : out.length;
   let high = 0;
   let low = 0;
   let len = 0;
-  const n = run.length;
   const last = n - 1;
   for (let j = 0; j < n; j++) {
     const c = run.charCodeAt(backwards ? last - j : j);
@@ -445,33 +448,12 @@ export function hexWindowKeys(run: string, out: number[] = [], backwards = false
     // The digit leaving the low half enters the high half.
     high = ((high << 4) | (low >>> 20)) & 0xffffff;
     low = ((low << 4) | d) & 0xffffff;
-    if (++len >= HEX_WINDOW) out.push(high * 0x1000000 + low);
+    if (++len >= HEX_WINDOW) into[at++] = high * 0x1000000 + low;
   }
-  return out;
+  if (out === undefined) into.length = at;
+  return into;
 }
 if (HEX_WINDOW !== 12) throw new Error("forms: hexWindowKeys keeps a window as two halves of 6 hex digits");
-
-/**
- * {@link hexWindowKeys} of a run of lower-case hex digits only (a digest, a hex wallet), in an array made at its
- * final length: filled by pushes, the array of a digest's 53 keys was grown three times.
- */
-export function allHexWindowKeys(run: string): number[] {
-  const n = run.length - HEX_WINDOW + 1;
-  if (n <= 0) return [];
-  const out = new Array<number>(n);
-  let high = 0;
-  let low = 0;
-  for (let j = 0; j < run.length; j++) {
-    const c = run.charCodeAt(j);
-    const d = c < 128 ? HEX_VALUE[c] : -1;
-    // Not a run of hex digits after all: the general reading.
-    if (d < 0) return hexWindowKeys(run);
-    high = ((high << 4) | (low >>> 20)) & 0xffffff;
-    low = ((low << 4) | d) & 0xffffff;
-    if (j + 1 >= HEX_WINDOW) out[j + 1 - HEX_WINDOW] = high * 0x1000000 + low;
-  }
-  return out;
-}
 
 /**
  * Decimal digit windows. Digits fold to themselves except 0 and 1, which the confusable skeleton reads as o and

@@ -29,7 +29,7 @@
  * signal names: public identifiers whose words occur in ordinary prose.
  */
 import { nationalNumberForm, phoneDigits } from "./phone-digits.js";
-import { allHexWindowKeys, compactForm, digitWindowKeys, foldDigits, foldForms, HEX_WINDOW, refang } from "./forms.js";
+import { compactForm, digitWindowKeys, foldDigits, foldForms, HEX_WINDOW, hexWindowKeys, refang } from "./forms.js";
 import type { PrivateValue } from "./private-values.js";
 
 /** Compact forms of at most this many characters match only as whole tokens. */
@@ -156,7 +156,7 @@ function recentDigestForms(value: string): ValueForms {
 
 /** The forms of a digest or pseudonym written in hex: its windows alone ({@link computeForms} would add nothing else). */
 function digestForms(value: string): ValueForms {
-  return { text: NONE, tokens: NONE, hexKeys: allHexWindowKeys(value.toLowerCase().replace(/^0x/, "")), digitKeys: NONE };
+  return { text: NONE, tokens: NONE, hexKeys: hexWindowKeys(value.toLowerCase().replace(/^0x/, "")), digitKeys: NONE };
 }
 
 function computeForms(v: PrivateValue): ValueForms {
@@ -259,7 +259,7 @@ function computeForms(v: PrivateValue): ValueForms {
   }
 
   // Windows are indexed forwards only; a check also reads every hex run of the outward text backwards.
-  const hexKeys = hexIndexed ? allHexWindowKeys(valueHex) : NONE;
+  const hexKeys = hexIndexed ? hexWindowKeys(valueHex) : NONE;
   let digitKeys: readonly number[] = NONE;
   if (digitRuns.length > 0) {
     const keys: number[] = [];

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allHexWindowKeys, compactForm, digitWindowKeys, hexWindowKey, hexWindowKeys, HEX_WINDOW } from "../../../capsules/guard/forms.js";
+import { compactForm, digitWindowKeys, hexWindowKey, hexWindowKeys, HEX_WINDOW } from "../../../capsules/guard/forms.js";
 
 /** The windows of every run of `digits` characters in `text`, read whole, as numbers (the slow, obvious way). */
 function wholeWindows(text: string, digit: (ch: string) => number, base: number, width: number): number[] {
@@ -35,15 +35,19 @@ describe("window keys: rolling numbers equal the windows read whole", () => {
     expect(hexWindowKeys("0123456789abcdef")).toEqual([0, 1, 2, 3, 4].map((i) => hexWindowKey("0123456789abcdef".slice(i, i + 12))));
   });
 
-  it("a run of hex digits only gives the same keys in an array made at its length (anything else as before)", () => {
+  it("without an array to append to, the keys are those appended to one, in an array of exactly their number", () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[0-9a-f]{0,80}$/), (t) => {
-        const keys = allHexWindowKeys(t);
-        expect(keys).toEqual(hexWindowKeys(t));
+        const keys = hexWindowKeys(t);
+        expect(keys).toEqual(hexWindowKeys(t, []));
         expect(keys.length).toBe(Math.max(0, t.length - HEX_WINDOW + 1));
       }),
     );
-    for (const t of ["0123456789abcdefx0123456789abc", "0123456789AB0123456789ab", "12345678901"]) expect(allHexWindowKeys(t)).toEqual(hexWindowKeys(t));
+    for (const t of ["0123456789abcdefx0123456789abc", "0123456789AB0123456789ab", "12345678901"]) {
+      expect(hexWindowKeys(t)).toEqual(hexWindowKeys(t, []));
+      expect(hexWindowKeys(t, undefined, true)).toEqual(hexWindowKeys(t, [], true));
+    }
+    expect(hexWindowKeys("0123456789abcdefx0123456789abc")).toHaveLength(7);
   });
 
   it("decimal windows of a compact form (0 and 1 read back from their skeleton letters)", () => {
