@@ -241,17 +241,14 @@ export function foldForms(text: string): ValueFold {
 
 /** Number of significant characters: code points that fold to letters or digits (before any expansion: m → rn). */
 export function significantLength(text: string): number {
-  let n = 0;
-  for (const ch of text) {
-    const f = foldCodePoint(ch.codePointAt(0)!);
-    if (f !== "" && f !== SEPARATOR) n++;
-  }
-  return n;
+  foldInto(text, false);
+  return count;
 }
 
-/** The compact form only. */
+/** The compact form only (no tokens made). */
 export function compactForm(text: string): string {
-  return foldText(text).compact;
+  const m = foldInto(text, false);
+  return unitsText(isWide ? wide : narrow, 0, m);
 }
 
 /**
