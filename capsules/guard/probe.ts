@@ -16,20 +16,13 @@
  */
 import { KEY_SHORT } from "./index-tables.js";
 import type { PrivateValue } from "./private-values.js";
+import { FNV_OFFSET, stringHash } from "./string-hash.js";
 import { valueForms, type ValueForms } from "./value-forms.js";
 
-const TEXT_SEED = 0x811c9dc5;
+const TEXT_SEED = FNV_OFFSET;
 const TOKEN_SEED = 0x9747b28c;
 const HEX_SEED = 0x2545f491;
 const DIGIT_SEED = 0x68e31da4;
-
-/** FNV-1a over `n` UTF-16 code units of `s` from `at` (at most to its end; no substring is made), from `seed`. */
-export function stringHash(s: string, seed: number, at = 0, n = s.length - at): number {
-  let h = seed;
-  const end = Math.min(at + n, s.length);
-  for (let i = at; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
 
 /** A window key (a number below 2^48) mixed to 32 bits from `seed`. */
 export function windowHash(key: number, seed: number): number {

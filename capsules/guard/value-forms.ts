@@ -31,6 +31,7 @@
 import { nationalNumberForm, phoneDigits } from "./phone-digits.js";
 import { compactForm, digitWindowKeys, foldDigits, foldForms, HEX_WINDOW, hexWindowKeys, refang } from "./forms.js";
 import type { PrivateValue } from "./private-values.js";
+import { FNV_OFFSET, stringHash } from "./string-hash.js";
 
 /** Compact forms of at most this many characters match only as whole tokens. */
 export const SHORT_MAX = 3;
@@ -80,8 +81,7 @@ const FORMS_CACHE_MAX_CHARS = 1024;
 
 /** The cache slot of a value: FNV-1a of its text, folded to {@link FORMS_CACHE_BITS} bits. */
 function slotOf(value: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < value.length; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x01000193);
+  const h = stringHash(value, FNV_OFFSET);
   return (h ^ (h >>> FORMS_CACHE_BITS) ^ (h >>> 20)) & FORMS_CACHE_MASK;
 }
 
