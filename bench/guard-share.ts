@@ -1,11 +1,12 @@
 /**
  * How much of an in-process run the outward guard takes (issue 11: the guard may cost the feed and the review export
  * at most 10 %): wraps the guard's entry points (`add`, which indexes values, `check`/`checkText`/`checkCall`, and
- * the static `narrowed`/`valuesThatMayOccur`/`probeOf`, which fold every stored value they are given)
+ * the static `narrowed`/`valuesThatMayOccur`/`probeOf`, which fold every stored value they are given, and
+ * `OutwardTexts.of`/`valuesIn`, which prepare outward texts once for several narrowings)
  * with a timer for as long as the returned meter is installed. Nested calls are counted once. Benchmarks only.
  */
 import { performance } from "node:perf_hooks";
-import { OutwardGuard } from "../capsules/guard/outward-guard.js";
+import { OutwardGuard, OutwardTexts } from "../capsules/guard/outward-guard.js";
 import type { BenchResult } from "./harness.js";
 
 type Method = "add" | "check" | "checkText" | "checkCall";
@@ -47,6 +48,13 @@ export function installGuardMeter(): GuardMeter {
   const statics = OutwardGuard as unknown as Record<Static, (...a: unknown[]) => unknown>;
   const staticOriginals = STATICS.map((m) => [m, statics[m]] as const);
   for (const [m, original] of staticOriginals) statics[m] = timed(original);
+  // Outward texts prepared once for several narrowings (an export's decisions), and the narrowing to them.
+  const texts = OutwardTexts as unknown as Record<"of", (...a: unknown[]) => unknown>;
+  const textsProto = OutwardTexts.prototype as unknown as Record<"valuesIn", (...a: unknown[]) => unknown>;
+  const of = texts.of;
+  const valuesIn = textsProto.valuesIn;
+  texts.of = timed(of);
+  textsProto.valuesIn = timed(valuesIn);
   return {
     ms: () => total,
     reset: () => {
@@ -55,6 +63,8 @@ export function installGuardMeter(): GuardMeter {
     uninstall: () => {
       for (const [m, original] of originals) proto[m] = original;
       for (const [m, original] of staticOriginals) statics[m] = original;
+      texts.of = of;
+      textsProto.valuesIn = valuesIn;
     },
   };
 }

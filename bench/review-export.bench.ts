@@ -5,7 +5,8 @@
  * over its capsule's values and the guard over every stored capsule's values (the decision's note and names).
  *
  * Rows: the whole process (`evidence-bridge review export --out FILE`, the bundle, NODE_EXTRA_CA_CERTS unset) over the
- * warm cache; in process with warm JIT, cold cache and warm cache, each with the guard's share (guard-share.ts).
+ * warm cache; in process with warm JIT, cold cache (median of 7 runs) and warm cache (of 15), each with the guard's
+ * share (guard-share.ts).
  * Synthetic capsules as in feed.bench.ts; approvals appended with a reviewer key made for the run. Skipped with a
  * note when ../shared (or EVIDENCE_BRIDGE_PACK) is missing.
  */
@@ -69,10 +70,11 @@ export async function benchReviewExport(): Promise<BenchResult[]> {
     const log = loadReviewLog(home);
 
     const meter = installGuardMeter();
-    const inProcess = (cold: boolean) => {
+    // A warm run takes ~90 ms, of which the guard's few ms move with every collection: more runs for its median.
+    const inProcess = (cold: boolean, runs: number) => {
       const wall: number[] = [];
       const guard: number[] = [];
-      for (let i = -1; i < 5; i++) {
+      for (let i = -1; i < runs; i++) {
         if (cold) dropCache();
         // As in a fresh process: no value's forms and no outward text are known yet.
         forgetGuardCaches();
@@ -90,8 +92,8 @@ export async function benchReviewExport(): Promise<BenchResult[]> {
     let cold;
     let warm;
     try {
-      cold = inProcess(true);
-      warm = inProcess(false);
+      cold = inProcess(true, 7);
+      warm = inProcess(false, 15);
     } finally {
       meter.uninstall();
     }

@@ -314,7 +314,8 @@ export function bytesAsText(bytes: Uint8Array): string | undefined {
 export function base64Bytes(text: string): Uint8Array | undefined {
   const std = text.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/");
   if (std.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(std)) return undefined;
-  return new Uint8Array(Buffer.from(std, "base64"));
+  // A Buffer is a Uint8Array: no copy (the bytes are read, never kept, by the guard).
+  return Buffer.from(std, "base64");
 }
 
 /** Every decoding of a text one layer down: percent-encoding, JSON escapes, base64/base64url runs, hex runs. */
@@ -398,15 +399,20 @@ const HEX_RUN = /[0-9a-f]{12,}/g;
 
 /**
  * Runs of at least {@link HEX_WINDOW} hexadecimal digits in the plain form of a text: NFKC, lower case, every
- * character other than a letter or digit removed (so `AB:CD-EF…` and full-width digits count), no skeleton.
+ * character other than a letter or digit removed (so `AB:CD-EF…` and full-width digits count), no skeleton; and
+ * in the text's compact form (`compact`: {@link foldText}'s, when the caller has it) with `o` and `l` read as digits.
  */
-export function hexRuns(text: string): string[] {
-  const plain = text.normalize("NFKC").toLowerCase().replace(NOT_SIGNIFICANT, "");
+export function hexRuns(text: string, compact = foldText(text).compact): string[] {
+  // ASCII is its own NFKC form, and its letters and digits are A-Z, a-z and 0-9: the same plain form, without the
+  // Unicode property search.
+  const plain = ASCII.test(text) ? text.toLowerCase().replace(NOT_ASCII_ALNUM, "") : text.normalize("NFKC").toLowerCase().replace(NOT_SIGNIFICANT, "");
   const runs: string[] = [...(plain.match(HEX_RUN) ?? [])];
   // Look-alikes too: in the skeleton form digits 0 and 1 read as o and l; read them back as digits.
-  for (const r of foldText(text).compact.replace(/o/g, "0").replace(/l/g, "1").match(HEX_RUN) ?? []) if (!runs.includes(r)) runs.push(r);
+  for (const r of compact.replace(/o/g, "0").replace(/l/g, "1").match(HEX_RUN) ?? []) if (!runs.includes(r)) runs.push(r);
   return runs;
 }
+
+const NOT_ASCII_ALNUM = /[^a-z0-9]/g;
 
 /** A window of {@link HEX_WINDOW} hex digits as a number (exact: 48 bits). */
 export function hexWindowKey(window: string): number {

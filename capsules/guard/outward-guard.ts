@@ -146,56 +146,19 @@ export class OutwardGuard {
    * every stored value to search a few words.
    */
   static valuesThatMayOccur(groups: Iterable<ValueGroup>, outward: unknown, opts: CheckOptions = {}): PrivateValue[] {
-    const texts: string[] = [];
+    const texts = OutwardTexts.of([{ value: outward, opts }]);
     // Nesting too deep to search: every value is kept, and the full check reports the nesting.
-    if (!collectTexts(outward, 0, texts, opts.isPublic)) return [...groups].flatMap((g) => g.values);
-    const ps = texts.map((t) => prepared(t));
-    const outwardProbe = new OutwardProbe(ps.map((p) => (p.hashes ??= textHashes(p.joined, p.tokens, p.hexKeys, p.digitKeys))));
-    // Made only when a group's probe shares a key (most groups are passed over on their probe alone).
-    let look: { keys: Set<string>; joined: string; tokens: Set<string>; hexKeys: Set<number>; digitKeys: Set<number> } | undefined;
-    const lookups = () => {
-      if (look !== undefined) return look;
-      const joined = ps.map((p) => p.joined).join("\u0000");
-      const keys = new Set<string>();
-      for (let i = 0; i + KEY_SHORT <= joined.length; i++) keys.add(joined.substr(i, KEY_SHORT));
-      return (look = { keys, joined, tokens: new Set(ps.flatMap((p) => p.tokens)), hexKeys: new Set(ps.flatMap((p) => p.hexKeys)), digitKeys: new Set(ps.flatMap((p) => p.digitKeys)) });
-    };
-    const windowHit = (keys: readonly number[], found: Set<number>): boolean => found.size > 0 && keys.some((k) => found.has(k));
-    const mayOccur = (v: PrivateValue): boolean => {
-      const f = valueForms(v);
-      const l = lookups();
-      return (
-        f.text.some((form) => l.keys.has(form.substr(0, KEY_SHORT)) && l.joined.includes(form)) ||
-        f.tokens.some((t) => l.tokens.has(t)) ||
-        windowHit(f.hexKeys, l.hexKeys) ||
-        windowHit(f.digitKeys, l.digitKeys)
-      );
-    };
-    // Stores repeat values (signal names, amounts, a wallet seen in many messages): each is judged once.
-    const judged = new Map<string, { kind: PrivateKind; ioc: string | undefined; hit: boolean }>();
-    const out: PrivateValue[] = [];
-    for (const g of groups) {
-      if (g.probe !== undefined && !outwardProbe.sharesAny(g.probe)) continue;
-      for (const v of g.values) {
-        const prior = judged.get(v.value);
-        let hit: boolean;
-        if (prior !== undefined && prior.kind === v.kind && prior.ioc === v.ioc) hit = prior.hit;
-        else {
-          hit = mayOccur(v);
-          judged.set(v.value, { kind: v.kind, ioc: v.ioc, hit });
-        }
-        if (hit) out.push(v);
-      }
-    }
-    return out;
+    return texts === undefined ? [...groups].flatMap((g) => g.values) : texts.valuesIn(groups);
   }
 
   /**
    * A guard over only the values of `groups` that may occur in `outward` ({@link valuesThatMayOccur}); with
    * `opts.isPublic`, as checked with the same option (strings it exempts are not searched, so not looked at here).
+   * `outward` may be {@link OutwardTexts} made once for several checks: then the guard holds the values that may occur
+   * in any of them, so it gives the verdict of the full guard on each.
    */
   static narrowed(groups: Iterable<ValueGroup>, outward: unknown, opts: CheckOptions = {}): OutwardGuard {
-    return new OutwardGuard(OutwardGuard.valuesThatMayOccur(groups, outward, opts));
+    return new OutwardGuard(outward instanceof OutwardTexts ? outward.valuesIn(groups) : OutwardGuard.valuesThatMayOccur(groups, outward, opts));
   }
 
   /** The probe of `values` (probe.ts), kept with a capsule's derivation for {@link valuesThatMayOccur}. */
@@ -365,6 +328,80 @@ export class OutwardGuard {
     return { ok: false, hits, reason: `leak guard: ${summarizeHits(hits)}` };
   }
 }
+
+/**
+ * Outward values prepared for narrowing guards to them (outward-guard.ts {@link OutwardGuard.valuesThatMayOccur}):
+ * every text the full search would look at, each distinct text prepared once (prepared-texts.ts), and the probe of
+ * all their keys. Made once for several outward values (the decision records of one export), it answers for all of
+ * them together: a value that may occur in any of them is kept, so a guard narrowed to it gives the full guard's
+ * verdict on each one (with the same `isPublic` as each was collected with).
+ */
+export class OutwardTexts {
+  private readonly probe: OutwardProbe;
+  private look: { keys: Set<string>; joined: string; tokens: Set<string>; hexKeys: Set<number>; digitKeys: Set<number> } | undefined;
+
+  private constructor(private readonly ps: readonly Prepared[]) {
+    this.probe = new OutwardProbe(ps.map((p) => (p.hashes ??= textHashes(p.joined, p.tokens, p.hexKeys, p.digitKeys))));
+  }
+
+  /** The texts of every item; undefined when one nests too deep to search (then nothing may be passed over). */
+  static of(items: readonly { value: unknown; opts?: CheckOptions }[]): OutwardTexts | undefined {
+    const texts: string[] = [];
+    for (const { value, opts } of items) if (!collectTexts(value, 0, texts, opts?.isPublic)) return undefined;
+    // Each distinct text once (decision records repeat their member names, note and reviewer name).
+    return new OutwardTexts([...new Set(texts)].map((t) => prepared(t)));
+  }
+
+  /** The values of `groups` that may occur in these texts (see {@link OutwardGuard.valuesThatMayOccur}). */
+  valuesIn(groups: Iterable<ValueGroup>): PrivateValue[] {
+    // Stores repeat values (signal names, amounts, a wallet seen in many messages): each is judged once.
+    const judged = new Map<string, { kind: PrivateKind; ioc: string | undefined; hit: boolean }>();
+    const out: PrivateValue[] = [];
+    for (const g of groups) {
+      if (g.probe !== undefined && !this.probe.sharesAny(g.probe)) continue;
+      for (const v of g.values) {
+        const prior = judged.get(v.value);
+        let hit: boolean;
+        if (prior !== undefined && prior.kind === v.kind && prior.ioc === v.ioc) hit = prior.hit;
+        else {
+          hit = this.mayOccur(v);
+          judged.set(v.value, { kind: v.kind, ioc: v.ioc, hit });
+        }
+        if (hit) out.push(v);
+      }
+    }
+    return out;
+  }
+
+  /** Made only when a group's probe shares a key (most groups are passed over on their probe alone). */
+  private lookups(): NonNullable<OutwardTexts["look"]> {
+    if (this.look !== undefined) return this.look;
+    const ps = this.ps;
+    const joined = ps.map((p) => p.joined).join("\u0000");
+    const keys = new Set<string>();
+    for (let i = 0; i + KEY_SHORT <= joined.length; i++) keys.add(joined.substr(i, KEY_SHORT));
+    return (this.look = {
+      keys,
+      joined,
+      tokens: new Set(ps.flatMap((p) => p.tokens)),
+      hexKeys: new Set(ps.flatMap((p) => p.hexKeys)),
+      digitKeys: new Set(ps.flatMap((p) => p.digitKeys)),
+    });
+  }
+
+  private mayOccur(v: PrivateValue): boolean {
+    const f = valueForms(v);
+    const l = this.lookups();
+    return (
+      f.text.some((form) => l.keys.has(form.substr(0, KEY_SHORT)) && l.joined.includes(form)) ||
+      f.tokens.some((t) => l.tokens.has(t)) ||
+      windowHit(f.hexKeys, l.hexKeys) ||
+      windowHit(f.digitKeys, l.digitKeys)
+    );
+  }
+}
+
+const windowHit = (keys: readonly number[], found: Set<number>): boolean => found.size > 0 && keys.some((k) => found.has(k));
 
 /**
  * Forgets the guard's caches (value forms, prepared outward texts), so a benchmark run in a warm process costs what

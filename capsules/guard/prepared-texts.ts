@@ -59,9 +59,10 @@ export function prepared(text: string): Prepared {
   const tokens = new Set<string>();
   const hex = new Set<string>();
   for (const t of layers.texts) {
-    if (!digest || t !== text) compacts.add(foldText(t).compact);
+    const compact = foldText(t).compact;
+    if (!digest || t !== text) compacts.add(compact);
     for (const tok of wholeTokens(t)) tokens.add(tok);
-    for (const run of hexRuns(t)) hex.add(run);
+    for (const run of hexRuns(t, compact)) hex.add(run);
   }
   for (const b of layers.bytes) if (b.length * 2 >= HEX_WINDOW) hex.add(bytesHex(b));
   // Reversed hex (a hash written backwards): its runs read backwards meet the forward windows of the value.

@@ -67,11 +67,29 @@ class HashList {
 
   sortedDistinct(): Uint32Array {
     const n = this.n;
-    radixSort(n);
+    if (n <= SMALL_SORT) insertionSort(n);
+    else radixSort(n);
     const s = scratch;
     let m = 0;
     for (let i = 0; i < n; i++) if (i === 0 || s[i] !== s[m - 1]) s[m++] = s[i];
     return s.slice(0, m);
+  }
+}
+
+/** Lists this short are sorted in place by insertion (a radix sort clears its counts four times whatever `n` is). */
+const SMALL_SORT = 32;
+
+/** Sorts the first `n` numbers of {@link scratch} ascending, by insertion. */
+function insertionSort(n: number): void {
+  const s = scratch;
+  for (let i = 1; i < n; i++) {
+    const h = s[i];
+    let j = i - 1;
+    while (j >= 0 && s[j] > h) {
+      s[j + 1] = s[j];
+      j--;
+    }
+    s[j + 1] = h;
   }
 }
 
@@ -189,23 +207,31 @@ export function textHashes(joined: string, tokens: readonly string[], hexKeys: r
 
 /**
  * The hashes of an outward value's keys (those of each of its texts, {@link textHashes}), asked whether a probe
- * shares any: a bit per value of a hash's low bits answers most hashes of a probe at once, the texts' sorted
- * hashes the rest.
+ * shares any: a bit per value of a hash's low bits answers most hashes of a probe at once, the hashes of every
+ * text together, sorted, the rest.
  */
 export class OutwardProbe {
   private readonly bits: Uint32Array;
   private readonly mask: number;
+  private readonly sorted: Uint32Array;
 
-  constructor(private readonly lists: readonly Uint32Array[]) {
-    // About 32 bits per hash (a few of them set), from 2^10 to 2^16 bits: a note's few hundred hashes need no 8 KB.
-    let n = 0;
-    for (const list of lists) n += list.length;
+  constructor(lists: readonly Uint32Array[]) {
+    // One sorted list, however many texts (an export's decisions have hundreds): one search per shared bit.
+    if (lists.length === 1) this.sorted = lists[0];
+    else {
+      const all = new HashList();
+      for (const list of lists) for (let i = 0; i < list.length; i++) all.add(list[i]);
+      this.sorted = all.sortedDistinct();
+    }
+    // About 32 bits per hash (a few of them set), from 2^10 to 2^18 bits: a note's few hundred hashes need no 8 KB.
+    const n = this.sorted.length;
     let size = 1 << 10;
-    while (size < 1 << 16 && size < n * 32) size <<= 1;
+    while (size < 1 << 18 && size < n * 32) size <<= 1;
     this.mask = size - 1;
     const bits = (this.bits = new Uint32Array(size >>> 5));
     const mask = this.mask;
-    for (const list of lists) for (let i = 0; i < list.length; i++) bits[(list[i] & mask) >>> 5] |= 1 << (list[i] & 31);
+    const s = this.sorted;
+    for (let i = 0; i < s.length; i++) bits[(s[i] & mask) >>> 5] |= 1 << (s[i] & 31);
   }
 
   /** True when `probe` holds a hash of this outward value. */
@@ -220,15 +246,14 @@ export class OutwardProbe {
   }
 
   private has(h: number): boolean {
-    for (const s of this.lists) {
-      let lo = 0;
-      let hi = s.length - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >>> 1;
-        if (s[mid] === h) return true;
-        if (s[mid] < h) lo = mid + 1;
-        else hi = mid - 1;
-      }
+    const s = this.sorted;
+    let lo = 0;
+    let hi = s.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (s[mid] === h) return true;
+      if (s[mid] < h) lo = mid + 1;
+      else hi = mid - 1;
     }
     return false;
   }

@@ -57,19 +57,32 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
 }
 
-/** Derives everything outward about one capsule against our loaded pack. Never throws for bad capsules. */
-export function deriveCapsule(capsule: CapsuleInput, pack: IntelligencePack, known?: KnownAssessment): Derivation {
+/**
+ * What the first stage of a derivation reads from one capsule: its source, and either the assessment with the
+ * private values, or why no candidate can come from it (then with whatever values could still be read).
+ */
+type ReadCapsule =
+  | { base: Pick<Derivation, "capsule_sha256" | "pack_sha256">; withheld: string; privateValues: PrivateValue[] | undefined; storeValues: PrivateValue[] }
+  | {
+      base: Pick<Derivation, "capsule_sha256" | "pack_sha256">;
+      withheld: undefined;
+      source: Extract<ReturnType<typeof readCapsuleSource>, { ok: true }>;
+      assessment: Assessment;
+      privateValues: PrivateValue[];
+      storeValues: PrivateValue[];
+    };
+
+/**
+ * The first stage: the capsule's source, its assessment parsed and its id recomputed, and the private values the
+ * guard needs. The values do not depend on anything after this stage (the content rebuild check, the candidate
+ * rules), so {@link deriveValues} stops here.
+ */
+function readCapsule(capsule: CapsuleInput, pack: IntelligencePack, known?: KnownAssessment): ReadCapsule {
   const source = readCapsuleSource(capsule);
   const envelope = source.envelope;
   const declared = envelope?.get("content_sha256");
   const base = { capsule_sha256: typeof declared === "string" ? declared : "", pack_sha256: pack.sha256 };
-  const withheld = (reason: string, parsed?: { data: string; doc: JsonObject }, own?: PrivateValue[]): Derivation => ({
-    ...base,
-    outcome: { status: "withheld", reason },
-    privateValues: own,
-    storeValues: envelope === undefined ? [] : capsulePrivateValues(envelope, undefined, parsed),
-  });
-  if (!source.ok) return withheld(source.reason);
+  if (!source.ok) return { base, withheld: source.reason, privateValues: undefined, storeValues: envelope === undefined ? [] : capsulePrivateValues(envelope) };
 
   let assessment: Assessment;
   let value: JsonObject;
@@ -81,16 +94,42 @@ export function deriveCapsule(capsule: CapsuleInput, pack: IntelligencePack, kno
     }
     checkAssessmentId(value);
   } catch (e) {
-    if (e instanceof AssessmentError) return withheld(`assessment artifact: ${redactEchoes(e.message)}`);
+    if (e instanceof AssessmentError) {
+      return { base, withheld: `assessment artifact: ${redactEchoes(e.message)}`, privateValues: undefined, storeValues: capsulePrivateValues(source.envelope) };
+    }
     throw e;
   }
   const parsed = { data: source.assessmentData, doc: value };
-  const own = assessmentPrivateValues(assessment, pack);
+  return {
+    base,
+    withheld: undefined,
+    source,
+    assessment,
+    privateValues: assessmentPrivateValues(assessment, pack),
+    storeValues: capsulePrivateValues(source.envelope, undefined, parsed),
+  };
+}
+
+/**
+ * Only the private values of one capsule (own and store, exactly as {@link deriveCapsule} gives them), without
+ * rendering its candidates: for commands that need every stored capsule's values but only a few candidates (the
+ * guard over the whole store of a note or an export). Never throws for bad capsules.
+ */
+export function deriveValues(capsule: CapsuleInput, pack: IntelligencePack): Pick<Derivation, "privateValues" | "storeValues"> {
+  const r = readCapsule(capsule, pack);
+  return { privateValues: r.privateValues, storeValues: r.storeValues };
+}
+
+/** Derives everything outward about one capsule against our loaded pack. Never throws for bad capsules. */
+export function deriveCapsule(capsule: CapsuleInput, pack: IntelligencePack, known?: KnownAssessment): Derivation {
+  const read = readCapsule(capsule, pack, known);
+  const { base, privateValues: own, storeValues } = read;
+  if (read.withheld !== undefined) return { ...base, outcome: { status: "withheld", reason: read.withheld }, privateValues: own, storeValues };
+  const { source, assessment } = read;
 
   const rebuildProblem = checkRebuiltContent(source, assessment);
-  if (rebuildProblem !== undefined) return withheld(rebuildProblem, parsed, own);
+  if (rebuildProblem !== undefined) return { ...base, outcome: { status: "withheld", reason: rebuildProblem }, privateValues: own, storeValues };
 
-  const storeValues = capsulePrivateValues(source.envelope, undefined, parsed);
   const clean = overallTier(assessment) === "CLEAN";
   const createdAt = truncateToHour(assessment.created_at);
   if (createdAt === undefined) {

@@ -14,19 +14,33 @@ import type { JsonValue } from "../../src/json/value.js";
 import type { SealedStore, StorableCapsule } from "../store/store.js";
 import { OutwardGuard } from "../guard/outward-guard.js";
 import { BuiltCapsule } from "./build.js";
-import { candidateView, deriveCapsule, type CapsuleInput, type Derivation, type KnownAssessment } from "./derive.js";
+import { candidateView, deriveCapsule, deriveValues, type CapsuleInput, type Derivation, type KnownAssessment } from "./derive.js";
+
+export interface StoredDerivationsOptions {
+  /**
+   * Capsules whose candidates this command will read: derived in full even when their values are asked for first
+   * (so each is opened once). The values of any other capsule missing from the cache are read without rendering
+   * its candidates ({@link StoredDerivations.values}).
+   */
+  candidatesOf?: ReadonlySet<string>;
+}
 
 export class StoredDerivations {
   private readonly fresh = new Map<string, Derivation>();
   private readonly cache: DerivationCache;
-  /** How many capsules this command derived (cache misses); tests and benchmarks read it. */
+  private readonly candidatesOf: ReadonlySet<string>;
+  /** How many capsules this command derived in full (cache misses); tests and benchmarks read it. */
   derived = 0;
+  /** How many capsules this command read for their values only (values missing from the cache). */
+  valuesRead = 0;
 
   constructor(
     readonly store: SealedStore,
     readonly pack: IntelligencePack,
+    opts: StoredDerivationsOptions = {},
   ) {
     this.cache = new DerivationCache({ root: store.layout.root, key: store.keys.store }, pack.sha256);
+    this.candidatesOf = opts.candidatesOf ?? new Set();
   }
 
   /** The candidate outcome of stored capsule `id`. Store failures (missing, unauthenticated capsule) throw. */
@@ -39,9 +53,20 @@ export class StoredDerivations {
     return candidateView(this.outcome(id), view);
   }
 
-  /** The private values of stored capsule `id` (its own, and those the guard over the whole store adds). */
+  /**
+   * The private values of stored capsule `id` (its own, and those the guard over the whole store adds). On a cache
+   * miss only the values are read (pipeline/derive.ts `deriveValues`: the capsule opened and its assessment parsed,
+   * no candidate rendered or guarded), unless the command will read the capsule's candidate too; the cache keeps
+   * them as a values row, and the capsule's outcome is derived by the first command that needs it.
+   */
   values(id: string): CachedValues {
-    return this.fresh.get(id) ?? this.cache.privateValues(id) ?? this.derive(id);
+    const known = this.fresh.get(id) ?? this.cache.privateValues(id);
+    if (known !== undefined) return known;
+    if (this.candidatesOf.has(id)) return this.derive(id);
+    const v = deriveValues(this.store.openCapsule(id), this.pack);
+    this.valuesRead++;
+    this.cache.rememberValuesOnly(id, v);
+    return v;
   }
 
   /**

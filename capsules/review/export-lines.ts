@@ -25,8 +25,8 @@ import { DEFAULT_POLICY, readReviewPolicy, type ReviewPolicy } from "./policy.js
 import type { LogVerification } from "./log.js";
 import { signatureProblem, type ReviewRecord } from "./record.js";
 import { storeGuardFor } from "../guard/store-guard.js";
-import type { OutwardGuard } from "../guard/outward-guard.js";
-import { guardOutward, openReviewTarget } from "./review-target.js";
+import { OutwardTexts, type CheckOptions, type OutwardGuard } from "../guard/outward-guard.js";
+import { guardOutward, openReviewTarget, type ReviewTarget } from "./review-target.js";
 import { StoredDerivations } from "../pipeline/stored.js";
 
 export const REVIEW_EXPORT_SCHEMA = "evidence-bridge-review-export/v1";
@@ -64,8 +64,16 @@ export interface ExportOptions {
 
 const SHORT = 12;
 
-/** One refusal for one approved candidate, or its export lines (one per counted approval record). */
-function exportOne(derivations: StoredDerivations, wide: OutwardGuard, records: readonly ReviewRecord[]): { lines: ExportLine[] } | { refusal: string } {
+/** An approved candidate whose records verify and whose candidate derives again with the approved digest. */
+interface Rederived {
+  records: readonly ReviewRecord[];
+  target: ReviewTarget;
+  candidate: Candidate;
+  digest: string;
+}
+
+/** One refusal for one approved candidate, or the candidate derived again (its lines are guarded next). */
+function rederive(derivations: StoredDerivations, records: readonly ReviewRecord[]): Rederived | { refusal: string } {
   const record = records[records.length - 1];
   const id = record.capsule_sha256;
   for (const x of records) {
@@ -86,16 +94,27 @@ function exportOne(derivations: StoredDerivations, wide: OutwardGuard, records: 
       refusal: `the re-derived candidate ${r.digest.slice(0, SHORT)} differs from the approved digest ${record.candidate_sha256.slice(0, SHORT)} (the capsule, the pack or the rules changed after review): review it again`,
     };
   }
+  return { records, target, candidate: r.candidate, digest: r.digest };
+}
+
+/** The options each decision of `c` is checked with: what this export verified in it is not searched. */
+const decisionOpts = (c: Rederived, d: ReviewRecord): CheckOptions => ({ isPublic: verifiedIn(d, c.target.capsule_sha256, c.digest) });
+
+/**
+ * The export lines of a candidate derived again (one per counted approval record), or one refusal. `among`: the
+ * prepared texts of every decision of the export (each collected with {@link decisionOpts}).
+ */
+function guardLines(c: Rederived, wide: OutwardGuard, among: OutwardTexts | undefined): { lines: ExportLine[] } | { refusal: string } {
   const lines: ExportLine[] = [];
-  for (const decision of records) {
+  for (const decision of c.records) {
     // The candidate passed the guard over this capsule's values when it was derived (an emitted view always has,
     // capsules/pipeline/derive.ts), and the rest of the line is the decision: it is checked against this capsule's
     // values, and its free text (note, reviewer name) against every private value of the store.
-    const leak = guardOutward(target, decision, "export.decision", undefined, { isPublic: verifiedIn(decision, id, r.digest) });
+    const leak = guardOutward(c.target, decision, "export.decision", undefined, decisionOpts(c, decision), among);
     if (leak !== undefined) return { refusal: leak };
     const wideVerdict = wide.check(decisionText(decision), "export.decision");
     if (!wideVerdict.ok) return { refusal: wideVerdict.reason };
-    lines.push({ schema_version: REVIEW_EXPORT_SCHEMA, candidate: r.candidate, decision });
+    lines.push({ schema_version: REVIEW_EXPORT_SCHEMA, candidate: c.candidate, decision });
   }
   return { lines };
 }
@@ -144,11 +163,15 @@ export function buildExport(
     policy,
     checkpoint: store === undefined ? undefined : checkpointLine(digests, store.keys.signing),
   };
-  const refusals: ExportRefusal[] = [];
-  const derivations = store === undefined ? undefined : new StoredDerivations(store, pack);
+  const refusals: (ExportRefusal & { at: number })[] = [];
+  // The approved capsules' candidates are derived again; of every other capsule the store guard needs only values.
+  const derivations = store === undefined ? undefined : new StoredDerivations(store, pack, { candidatesOf: new Set(approved.map((e) => e.record.capsule_sha256)) });
   // The guard over every stored value, narrowed to the free text of the decisions that may be exported.
   const texts = approved.map(({ record }) => log.state.recordsForDigest(record.candidate_sha256).map((e) => decisionText(e.record)));
   const wide = approved.length > 0 && store !== undefined ? storeGuardFor(store, derivations, texts) : undefined;
+  // First every approved candidate is derived again, then the decisions of all of them are prepared once for the
+  // guard over each capsule's values (a guard narrowed to what may occur in any decision of this export).
+  const rederived: { at: number; c: Rederived }[] = [];
   for (const [i, { record }] of approved.entries()) {
     onProgress?.(i, approved.length);
     const count = approvalsFor(log.state.recordsForDigest(record.candidate_sha256), policy, isKnown);
@@ -157,10 +180,16 @@ export function buildExport(
       continue;
     }
     const records = count.approvers.map((a) => a.entry.record);
-    const result =
-      store === undefined ? { refusal: "the capsule is no longer in the store (there is no store)" } : exportOne(derivations!, wide!, records);
+    const result = store === undefined ? { refusal: "the capsule is no longer in the store (there is no store)" } : rederive(derivations!, records);
+    if ("refusal" in result) refusals.push({ capsule_sha256: record.capsule_sha256, seq: record.seq, reason: result.refusal, at: i });
+    else rederived.push({ at: i, c: result });
+  }
+  const among = OutwardTexts.of(rederived.flatMap(({ c }) => c.records.map((d) => ({ value: d, opts: decisionOpts(c, d) }))));
+  for (const { at, c } of rederived) {
+    const result = guardLines(c, wide!, among);
     if ("refusal" in result) {
-      refusals.push({ capsule_sha256: record.capsule_sha256, seq: record.seq, reason: result.refusal });
+      const record = c.records[c.records.length - 1];
+      refusals.push({ capsule_sha256: record.capsule_sha256, seq: record.seq, reason: result.refusal, at });
       continue;
     }
     for (const line of result.lines) {
@@ -176,6 +205,8 @@ export function buildExport(
   onProgress?.(approved.length, approved.length);
   derivations?.save();
   if (refusals.length > 0) {
+    // In the order of the approved candidates, whichever step refused each.
+    refusals.sort((a, b) => a.at - b.at);
     const named = refusals.map((r) => `capsule ${r.capsule_sha256} (approved in record #${r.seq}): ${r.reason}`).join("; ");
     throw new ReviewError(
       "export-refused",

@@ -350,6 +350,16 @@ export class DerivationCache {
     }
   }
 
+  /**
+   * Adds the values of capsule `id` read without its outcome (a values row; the outcomes file keeps whatever row it
+   * had, and a missing outcome is derived when asked for); written by {@link save}.
+   */
+  rememberValuesOnly(id: string, v: CachedValues): void {
+    if (!CAPSULE_ID.test(id)) return;
+    this.loadValues().set(id, v);
+    this.valuesChanged = true;
+  }
+
   /** Adds a derivation made in this process (it replaces whatever row the capsule had); written by {@link save}. */
   remember(d: Derivation): void {
     if (CAPSULE_ID.test(d.capsule_sha256) && d.pack_sha256 === this.pack) this.added.set(d.capsule_sha256, d);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { foldCodePoint, foldForms, foldText, SEPARATOR, significantLength } from "../../../capsules/guard/forms.js";
+import { foldCodePoint, foldForms, foldText, hexRuns, SEPARATOR, significantLength } from "../../../capsules/guard/forms.js";
 
 /** The folds of a text the slow, obvious way: each code point's fold, read one at a time (forms.ts's definition). */
 function slowFolds(text: string): { compact: string; reversed: string; significant: number; tokens: string[] } {
@@ -63,5 +63,26 @@ describe("fold: the buffered folds equal each code point's fold read in turn", (
     expect(foldForms("Ab")).toEqual({ compact: "ab", reversed: "ba", significant: 2 });
     foldText("x y ".repeat(2000));
     expect(foldText("p q")).toEqual({ compact: "pq", tokens: ["p", "q"] });
+  });
+});
+
+describe("hexRuns", () => {
+  /** Plain hex runs the general way: NFKC, lower case, every non-letter and non-digit removed (forms.ts's definition). */
+  const slowPlainRuns = (text: string): string[] => text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "").match(/[0-9a-f]{12,}/g) ?? [];
+
+  it("ASCII texts (read without the Unicode search) give the general plain runs first, then the look-alike runs", () => {
+    const asciiHexish = fc.string({ unit: fc.constantFrom(..."0123456789abcdefABCDEFolxOL :-_./+=\t\n!%#"), maxLength: 80 });
+    fc.assert(
+      fc.property(asciiHexish, (t) => {
+        const plain = slowPlainRuns(t);
+        const runs = hexRuns(t);
+        expect(runs.slice(0, plain.length)).toEqual(plain);
+        // Given its compact form, the same runs as when it folds the text itself.
+        expect(hexRuns(t, foldText(t).compact)).toEqual(runs);
+      }),
+      { numRuns: 500 },
+    );
+    expect(hexRuns("AB:CD-EF 01:23:45:67")).toContain("abcdef01234567");
+    expect(hexRuns("ａｂｃｄｅｆ０１２３４５６７")).toContain("abcdef01234567");
   });
 });

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { OutwardGuard } from "../../../capsules/guard/outward-guard.js";
+import { OutwardGuard, OutwardTexts } from "../../../capsules/guard/outward-guard.js";
 import type { PrivateValue } from "../../../capsules/guard/private-values.js";
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString("base64");
@@ -188,6 +188,13 @@ describe("the outward guard finds every kind in every documented form on every c
             const verdict = OutwardGuard.narrowed(groups, outward).check(outward, "export.decision");
             expect(verdict.ok, `${cs[0].value.kind}/${cs[0].value.ioc ?? ""} as ${name}`).toBe(false);
             expect(verdict).toEqual(full.check(outward, "export.decision"));
+            // Narrowed to the texts of several outward values at once (the decisions of one export): the full
+            // guard's verdict on each, the leaking one and a clean one.
+            const clean = { decision: "APPROVED_FOR_RELEASE", note: "checked", reviewer: { name: "bob" } };
+            const among = OutwardTexts.of([{ value: clean }, { value: outward }])!;
+            const together = OutwardGuard.narrowed(groups, among);
+            expect(together.check(outward, "export.decision")).toEqual(verdict);
+            expect(together.check(clean, "export.decision")).toEqual(full.check(clean, "export.decision"));
           }
         }
       }),
@@ -215,6 +222,22 @@ describe("the outward guard finds every kind in every documented form on every c
     expect(OutwardGuard.valuesThatMayOccur([{ values: [v], probe: OutwardGuard.probeOf([v]) }], outward)).toEqual([v]);
     // A probe that is not the values' own (here: empty) hides them: probes must come from OutwardGuard.probeOf.
     expect(OutwardGuard.valuesThatMayOccur([{ values: [v], probe: new Uint32Array(0) }], outward)).toEqual([]);
+  });
+
+  it("outward texts of several values exempt a string only where its own value's options do", () => {
+    const v: PrivateValue = { kind: "ioc_value", ioc: "handles", value: "@usdt_kitchen_sink" };
+    const text = "same desk as usdt kitchen sink";
+    const exempt = { isPublic: (s: string) => s === text };
+    const groups = [{ values: [v], probe: OutwardGuard.probeOf([v]) }];
+    expect(OutwardTexts.of([{ value: { note: text }, opts: exempt }])!.valuesIn(groups)).toEqual([]);
+    // The same string in another value, searched there: the value is kept, and that value's check finds it.
+    const among = OutwardTexts.of([{ value: { note: text }, opts: exempt }, { value: { name: text } }])!;
+    expect(among.valuesIn(groups)).toEqual([v]);
+    expect(OutwardGuard.narrowed(groups, among).check({ name: text }, "export.decision").ok).toBe(false);
+    // Nesting too deep to search: no texts, so no narrowing (the full check reports the nesting).
+    let deep: unknown = "x";
+    for (let i = 0; i < 80; i++) deep = [deep];
+    expect(OutwardTexts.of([{ value: deep }])).toBeUndefined();
   });
 
   it("a number whose digits are a phone's digits is that phone", () => {

@@ -178,6 +178,23 @@ describeShared("review queue and export", () => {
     );
   });
 
+  test("with several approvals, the decision that leaks its own capsule's value refuses the export, and only it is named", async () => {
+    const local = await storeWith("export-several", [exampleCapsule("03"), exampleCapsule("01")]);
+    const derivations = new StoredDerivations(local.store, testPack());
+    const dana = reviewer(local.home, "dana");
+    const approve = (prefix: string, note: string) => {
+      const r = openReviewTarget(derivations, exampleCapsule(prefix).id, DEFAULT_VIEW).result;
+      if (r.status !== "emitted") throw new Error("no candidate");
+      appendDecision(local.home, { capsule_sha256: exampleCapsule(prefix).id, candidate_sha256: r.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note }, dana);
+    };
+    approve("01", "checked the rates");
+    expect(buildExport(local.store, testPack(), loadReviewLog(local.home)).exported).toHaveLength(1);
+    approve("03", "wallet TmcD3cQqkpT9P5aXLUff69yRPBEn1ce2p3 seen before");
+    expect(() => buildExport(local.store, testPack(), loadReviewLog(local.home))).toThrow(
+      `refused 1 of 2 approved candidates, nothing was exported: capsule ${exampleCapsule("03").id} (approved in record #2): leak guard: ioc_value in export.decision.note`,
+    );
+  });
+
   test("an export is refused when a decision's note or reviewer name carries a private value of ANOTHER stored capsule", async () => {
     const local = await storeWith("export-wide", [exampleCapsule("03"), exampleCapsule("01")]);
     const id01 = exampleCapsule("01").id;
