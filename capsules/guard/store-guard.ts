@@ -75,9 +75,13 @@ export class StoreGuard {
 export function storeGuardFor(store: SealedStore | undefined, derivations: StoredDerivations | undefined, outward: unknown): OutwardGuard {
   if (store === undefined) return new OutwardGuard();
   const groups: ValueGroup[] = [];
-  for (const id of store.capsuleIds()) {
-    if (derivations === undefined) groups.push({ values: capsulePrivateValues(store.openCapsule(id).envelope) });
-    else {
+  const ids = store.capsuleIds();
+  if (derivations === undefined) for (const id of ids) groups.push({ values: capsulePrivateValues(store.openCapsule(id).envelope) });
+  else {
+    // Every capsule's values first (opening, unsealing, parsing where the cache has no row), then the probes the
+    // rows lack, in one run of the guard's own code and tables.
+    for (const id of ids) derivations.values(id);
+    for (const id of ids) {
       const v = derivations.probedValues(id);
       groups.push({ values: v.storeValues, probe: v.probe });
     }
