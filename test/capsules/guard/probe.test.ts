@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { KEY_SHORT } from "../../../capsules/guard/index-tables.js";
 import type { PrivateValue } from "../../../capsules/guard/private-values.js";
-import { digitKeyHash, hexKeyHash, textHashes, textKeyHash, tokenHash, valuesProbe } from "../../../capsules/guard/probe.js";
+import { digitKeyHash, hexKeyHash, OutwardProbe, textHashes, textKeyHash, tokenHash, valuesProbe } from "../../../capsules/guard/probe.js";
 import { valueForms } from "../../../capsules/guard/value-forms.js";
 
 /** The probe the slow, obvious way: every key of every form hashed, as a set. */
@@ -41,5 +41,27 @@ describe("probes", () => {
   it("a text's hashes are sorted and distinct", () => {
     const h = textHashes("abcdefgh\u0000abcdefgh", ["abc", "abc"], [1, 2, 2], [7]);
     expect([...h]).toEqual([...new Set(h)].sort((a, b) => a - b));
+  });
+
+  // Short lists sort by insertion, longer ones by radix: both sides of the boundary, with repeats.
+  for (const n of [1, 2, 15, 16, 17, 64, 700]) {
+    it(`${n} window keys (twice each) give sorted, distinct hashes`, () => {
+      const keys = Array.from({ length: n }, (_, i) => (i * 2654435761) % 2 ** 40);
+      const h = textHashes("", [], [...keys, ...keys.reverse()], []);
+      expect(h.length).toBe(new Set(keys.map(hexKeyHash)).size);
+      expect([...h]).toEqual([...new Set(h)].sort((a, b) => a - b));
+    });
+  }
+});
+
+describe("outward probes", () => {
+  it("of several texts: shares a hash with a probe holding any hash of any text, and none with others", () => {
+    const lists = [textHashes("first text\u0000", ["one"], [11, 12], []), textHashes("", ["two"], [], [3_000_000]), textHashes("xyzw", [], Array.from({ length: 300 }, (_, i) => i), [])];
+    const outward = new OutwardProbe(lists);
+    for (const list of lists) for (const x of list) expect(outward.sharesAny(Uint32Array.of(x))).toBe(true);
+    const all = new Set(lists.flatMap((l) => [...l]));
+    const others = Array.from({ length: 5000 }, (_, i) => hexKeyHash(10_000_000 + i)).filter((x) => !all.has(x));
+    expect(outward.sharesAny(Uint32Array.from(others))).toBe(false);
+    expect(new OutwardProbe([]).sharesAny(Uint32Array.from(others))).toBe(false);
   });
 });
