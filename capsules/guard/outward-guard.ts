@@ -245,7 +245,7 @@ export class OutwardGuard {
     }
   }
 
-  /** Every kind found in one outward text, in any form and decoding layer. */
+  /** Every kind found in one outward text, in any form and decoding layer (in the order of `KINDS`). */
   kindsIn(text: string, opts: { tokens?: boolean } = {}): Set<PrivateKind> {
     const found = new Set<PrivateKind>();
     if (this.empty || text === "") return found;
@@ -259,7 +259,9 @@ export class OutwardGuard {
     }
     if (this.hex.size > 0) this.scanKeys(p.hexKeys, this.hex, found);
     if (this.digits.size > 0) this.scanKeys(p.digitKeys, this.digits, found);
-    return found;
+    // In the one order of KINDS, whichever way this guard searched (direct or indexed: a narrowed guard may be
+    // either), so verdicts and their reasons are the same from every guard that finds the same kinds.
+    return found.size > 1 ? new Set(KINDS.filter((k) => found.has(k))) : found;
   }
 
   /** The first private value found in one outward text (its kind only), or undefined. */

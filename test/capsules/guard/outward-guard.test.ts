@@ -302,3 +302,19 @@ describe("IOC values whose pieces have forms of their own (a URL's host, a chann
     for (const t of [w, `pay ${w} now`, w.slice(0, 17), w.slice(17), w.toLowerCase()]) expect(finds(ioc("wallets", w), t), t).toBe(true);
   });
 });
+
+describe("one verdict whichever way a guard searches", () => {
+  it("a guard past 256 text forms (indexed) names the kinds in a text as a small guard (direct search) does", () => {
+    const term: PrivateValue = { kind: "matched_term", value: "alphaqq bravoqq" };
+    const handle: PrivateValue = { kind: "ioc_value", ioc: "handles", value: "@charliezz" };
+    const fillers: PrivateValue[] = Array.from({ length: 300 }, (_, i) => ({ kind: "ioc_value", ioc: "handles", value: `@filler${String(i).padStart(4, "0")}x` }));
+    // The handle comes first in the text, the term first among the values.
+    const note = { note: "charliezz then alphaqq bravoqq" };
+    const small = new OutwardGuard([term, handle]).check(note, "export.decision");
+    const large = new OutwardGuard([term, handle, ...fillers]).check(note, "export.decision");
+    expect(small.ok).toBe(false);
+    expect(large).toEqual(small);
+    expect(new OutwardGuard([handle, ...fillers, term]).check(note, "export.decision")).toEqual(small);
+    expect(new OutwardGuard([...fillers, term, handle]).checkText("charliezz then alphaqq bravoqq")).toEqual(new OutwardGuard([term, handle]).checkText("charliezz then alphaqq bravoqq"));
+  });
+});
