@@ -171,7 +171,7 @@ export function buildExport(
   const wide = approved.length > 0 && store !== undefined ? storeGuardFor(store, derivations, texts) : undefined;
   // First every approved candidate is derived again, then the decisions of all of them are prepared once for the
   // guard over each capsule's values (a guard narrowed to what may occur in any decision of this export).
-  const rederived: { at: number; c: Rederived }[] = [];
+  const rederived: { at: number; record: ReviewRecord; c: Rederived }[] = [];
   for (const [i, { record }] of approved.entries()) {
     onProgress?.(i, approved.length);
     const count = approvalsFor(log.state.recordsForDigest(record.candidate_sha256), policy, isKnown);
@@ -182,13 +182,13 @@ export function buildExport(
     const records = count.approvers.map((a) => a.entry.record);
     const result = store === undefined ? { refusal: "the capsule is no longer in the store (there is no store)" } : rederive(derivations!, records);
     if ("refusal" in result) refusals.push({ capsule_sha256: record.capsule_sha256, seq: record.seq, reason: result.refusal, at: i });
-    else rederived.push({ at: i, c: result });
+    else rederived.push({ at: i, record, c: result });
   }
   const among = OutwardTexts.of(rederived.flatMap(({ c }) => c.records.map((d) => ({ value: d, opts: decisionOpts(c, d) }))));
-  for (const { at, c } of rederived) {
+  for (const { at, record, c } of rederived) {
     const result = guardLines(c, wide!, among);
     if ("refusal" in result) {
-      const record = c.records[c.records.length - 1];
+      // Named by the capsule's latest decision, as every other refusal (not its last counted approval).
       refusals.push({ capsule_sha256: record.capsule_sha256, seq: record.seq, reason: result.refusal, at });
       continue;
     }

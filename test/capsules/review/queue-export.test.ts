@@ -195,6 +195,28 @@ describeShared("review queue and export", () => {
     );
   });
 
+  test("a refused line names the capsule's latest decision, also when that decision is not a counted approval", async () => {
+    const local = await storeWith("export-latest", [exampleCapsule("03")]);
+    const r = openReviewTarget(new StoredDerivations(local.store, testPack()), exampleCapsule("03").id, DEFAULT_VIEW).result;
+    if (r.status !== "emitted") throw new Error("no candidate");
+    const erin = reviewer(local.home, "erin");
+    const frank = reviewer(local.home, "frank");
+    // While the log is written only Frank's key counts, so Erin's approval (record #1) leaves room for his (#2).
+    const approve = (key: ReviewerKeyFile, note: string) =>
+      appendDecision(
+        local.home,
+        { capsule_sha256: exampleCapsule("03").id, candidate_sha256: r.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note },
+        key,
+        { isKnown: (f) => f === frank.key.fingerprint },
+      );
+    approve(erin, "wallet TmcD3cQqkpT9P5aXLUff69yRPBEn1ce2p3 seen before");
+    approve(frank, "ok");
+    // The export counts only Erin's key: her approval (whose note leaks) is exported, Frank's latest record is not.
+    expect(() => buildExport(local.store, testPack(), loadReviewLog(local.home), undefined, { isKnown: (f) => f === erin.key.fingerprint })).toThrow(
+      `refused 1 of 1 approved candidate, nothing was exported: capsule ${exampleCapsule("03").id} (approved in record #2): leak guard: ioc_value in export.decision.note`,
+    );
+  });
+
   test("an export is refused when a decision's note or reviewer name carries a private value of ANOTHER stored capsule", async () => {
     const local = await storeWith("export-wide", [exampleCapsule("03"), exampleCapsule("01")]);
     const id01 = exampleCapsule("01").id;
