@@ -41,7 +41,7 @@ import {
 } from "../candidates/types.js";
 import { OutwardGuard } from "../guard/outward-guard.js";
 import { assessmentPrivateValues, capsulePrivateValues, type PrivateValue } from "../guard/private-values.js";
-import { checkRebuiltContent, readCapsuleSource, type CapsuleInput } from "./capsule-source.js";
+import { checkRebuiltContent, readCapsuleSource, type CapsuleInput, type CapsuleSource } from "./capsule-source.js";
 import type { Derivation, KnownAssessment, ViewOutcome } from "./derivation.js";
 
 export type { CapsuleInput } from "./capsule-source.js";
@@ -61,16 +61,10 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * What the first stage of a derivation reads from one capsule: its source, and either the assessment with the
  * private values, or why no candidate can come from it (then with whatever values could still be read).
  */
-type ReadCapsule =
-  | { base: Pick<Derivation, "capsule_sha256" | "pack_sha256">; withheld: string; privateValues: PrivateValue[] | undefined; storeValues: PrivateValue[] }
-  | {
-      base: Pick<Derivation, "capsule_sha256" | "pack_sha256">;
-      withheld: undefined;
-      source: Extract<ReturnType<typeof readCapsuleSource>, { ok: true }>;
-      assessment: Assessment;
-      privateValues: PrivateValue[];
-      storeValues: PrivateValue[];
-    };
+type ReadCapsule = { base: Pick<Derivation, "capsule_sha256" | "pack_sha256">; storeValues: PrivateValue[] } & (
+  | { withheld: string; privateValues: PrivateValue[] | undefined }
+  | { withheld: undefined; source: Extract<CapsuleSource, { ok: true }>; assessment: Assessment; privateValues: PrivateValue[] }
+);
 
 /**
  * The first stage: the capsule's source, its assessment parsed and its id recomputed, and the private values the
