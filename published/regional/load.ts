@@ -15,9 +15,9 @@
  * of the whole document (about 0.4 s and 110 MB more for the 56.6 MB bench index), while its slices are mostly
  * ASCII and decode on V8's one-byte fast path.
  */
-import { isUtf8 } from "node:buffer";
 import { pyRepr } from "../../src/json/echo.js";
-import { JsonLoadError, parseStrictJson, type JsonLoadRule, type StrictJsonLimits } from "../../src/json/parse.js";
+import { checkStrictUtf8, JsonLoadError, parseStrictJson, type JsonLoadRule, type StrictJsonLimits } from "../../src/json/parse.js";
+import { byteOfUnit, positionText, skipWhitespace, valueEnd } from "../../src/json/tokenizer.js";
 import { indexPath, memberPath, type JsonValue } from "../../src/json/value.js";
 import { INDEX_ROOT } from "./constants.js";
 
@@ -50,65 +50,13 @@ export type LoadedIndex =
   | { kind: "other"; value: JsonValue };
 
 const ROOT_DEPTH = 32;
+/** Bytes a token the loader reads can start with: strings, containers, literals, numbers, NaN and Infinity. */
+const VALUE_START = new Set([..."\"{[tfnNI-0123456789"].map((c) => c.charCodeAt(0)));
 /** Limits for slices: no item or member caps (the format has none), the loader's defaults otherwise. */
 const OPEN: Partial<StrictJsonLimits> = { maxItems: Number.MAX_SAFE_INTEGER, maxMembers: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER };
 
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 const POSITION = /^(invalid JSON: .*): line \d+ column \d+ \(char (\d+)\)$/;
-
-function isWs(b: number): boolean {
-  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-}
-
-function isDigit(b: number): boolean {
-  return b >= 0x30 && b <= 0x39;
-}
-
-/**
- * Offset of the quote that closes the string opening at `open`, or `bytes.length` when none does. A quote ends
- * the string unless an odd run of backslashes precedes it (each backslash escapes the next byte). `indexOf` finds
- * quotes natively, several times faster than a byte loop over the text of every string.
- */
-function stringEnd(bytes: Uint8Array, open: number): number {
-  let k = open;
-  for (;;) {
-    k = bytes.indexOf(0x22, k + 1);
-    if (k === -1) return bytes.length;
-    let j = k - 1;
-    while (bytes[j] === 0x5c) j--;
-    if (((k - 1 - j) & 1) === 0) return k;
-  }
-}
-
-/** `line L column C (char N)` of a byte offset, counted as the loader counts (UTF-16 units, `\n` lines). */
-function positionText(bytes: Uint8Array, byteOffset: number): string {
-  let chars = 0;
-  let line = 1;
-  let lastNewline = -1;
-  for (let k = 0; k < byteOffset; k++) {
-    const b = bytes[k];
-    if ((b & 0xc0) === 0x80) continue;
-    if (b === 0x0a) {
-      line++;
-      lastNewline = chars;
-    }
-    chars += b >= 0xf0 ? 2 : 1;
-  }
-  return `line ${line} column ${chars - lastNewline} (char ${chars})`;
-}
-
-/** Byte offset of UTF-16 offset `units` inside the slice starting at `start`. */
-function byteOfUnit(bytes: Uint8Array, start: number, units: number): number {
-  let k = start;
-  let n = 0;
-  while (n < units && k < bytes.length) {
-    const b = bytes[k];
-    n += b >= 0xf0 ? 2 : 1;
-    k += b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
-  }
-  return k;
-}
 
 /** Reads an index from bytes. Returns the loaded index or throws {@link IndexLoadError}. */
 export function loadIndexBytes(bytes: Uint8Array, maxBytes: number): LoadedIndex {
@@ -119,17 +67,13 @@ export function loadIndexBytes(bytes: Uint8Array, maxBytes: number): LoadedIndex
   return new Scanner(bytes).run();
 }
 
-/** The loader decodes the whole input before parsing; so does this check, without building the text. */
+/** The loader checks the whole input before parsing; so does this, with the loader's own check and messages. */
 function checkUtf8(bytes: Uint8Array): void {
-  if (!isUtf8(bytes)) {
-    try {
-      decoder.decode(bytes);
-    } catch (e) {
-      throw new IndexLoadError({ rule: "utf8", message: `JSON is not UTF-8: ${(e as Error).message}`, path: INDEX_ROOT });
-    }
-  }
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    throw new IndexLoadError({ rule: "bom", message: "invalid JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)", path: INDEX_ROOT });
+  try {
+    checkStrictUtf8(bytes);
+  } catch (e) {
+    if (!(e instanceof JsonLoadError)) throw e;
+    throw new IndexLoadError({ rule: e.rule, message: e.message, path: INDEX_ROOT });
   }
 }
 
@@ -235,8 +179,7 @@ class Scanner {
   }
 
   private ws(): void {
-    const b = this.bytes;
-    while (this.pos < b.length && isWs(b[this.pos])) this.pos++;
+    this.pos = skipWhitespace(this.bytes, this.pos);
   }
 
   private syntax(detail: string, path: string): never {
@@ -244,72 +187,20 @@ class Scanner {
   }
 
   /**
-   * End (exclusive) of the value starting at `start`, found the way the loader would consume it. Where the loader
-   * would fail inside the value (an unterminated string or container), the slice up to the end of input is parsed
-   * so the loader itself reports the error.
+   * End (exclusive) of the value starting at `start` (the tokenizer's span). Where the loader would fail at or
+   * inside the value, the rest of the input is parsed so the loader itself reports the error.
    */
   private valueEnd(start: number, path: string, maxDepth: number): number {
-    const b = this.bytes;
-    const c = b[start];
-    if (c === 0x22 || c === 0x7b || c === 0x5b) {
-      let depth = 0;
-      let k = start;
-      while (k < b.length) {
-        const x = b[k];
-        if (x === 0x22) {
-          k = stringEnd(b, k);
-          if (k >= b.length) break;
-          k++;
-          if (depth === 0) return k;
-        } else {
-          if (x === 0x7b || x === 0x5b) depth++;
-          else if (x === 0x7d || x === 0x5d) depth--;
-          k++;
-          if (depth === 0) return k;
-        }
-      }
-      this.parseSlice(start, b.length, path, maxDepth);
-      // parseSlice cannot accept an unterminated value; reaching here means the scan and the loader disagree.
-      throw new Error(`internal: scan of ${path} disagrees with the strict loader`);
+    const end = valueEnd(this.bytes, start);
+    if (end >= 0) return end;
+    // No token starts here: the loader's message at this position (a slice starting here could read as a BOM).
+    if (!VALUE_START.has(this.bytes[start])) {
+      this.pos = start;
+      this.syntax("Expecting value", path);
     }
-    for (const literal of ["true", "false", "null"]) {
-      if (this.startsWith(start, literal)) return start + literal.length;
-    }
-    if (c === 0x2d || isDigit(c)) {
-      let k = start + (c === 0x2d ? 1 : 0);
-      if (b[k] === 0x30) k++;
-      else if (isDigit(b[k])) while (isDigit(b[k])) k++;
-      else if (!this.startsWith(start, "-Infinity")) this.syntaxAt(start, "Expecting value", path);
-      if (b[k] === 0x2e) {
-        if (!isDigit(b[k + 1])) this.syntaxAt(k, "Extra data", path);
-        k++;
-        while (isDigit(b[k])) k++;
-      }
-      if (b[k] === 0x65 || b[k] === 0x45) {
-        let j = k + 1;
-        if (b[j] === 0x2b || b[j] === 0x2d) j++;
-        if (isDigit(b[j])) {
-          while (isDigit(b[j])) j++;
-          k = j;
-        }
-      }
-      if (k > start + 1 || c !== 0x2d) return k;
-    }
-    // NaN, Infinity and -Infinity: the loader's own message for exactly that token.
-    for (const word of ["NaN", "Infinity", "-Infinity"]) {
-      if (this.startsWith(start, word)) this.parseSlice(start, start + word.length, path, maxDepth);
-    }
-    this.syntaxAt(start, "Expecting value", path);
-  }
-
-  private syntaxAt(pos: number, detail: string, path: string): never {
-    this.pos = pos;
-    this.syntax(detail, path);
-  }
-
-  private startsWith(at: number, literal: string): boolean {
-    for (let k = 0; k < literal.length; k++) if (this.bytes[at + k] !== literal.charCodeAt(k)) return false;
-    return true;
+    this.parseSlice(start, this.bytes.length, path, maxDepth);
+    // parseSlice cannot accept what the tokenizer found no end for: the two disagree.
+    throw new Error(`internal: scan of ${path} disagrees with the strict loader`);
   }
 
   /** Parses bytes [start, end) as one JSON value whose path is `path`, with errors moved to document terms. */

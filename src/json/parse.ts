@@ -6,8 +6,9 @@
  * string/key lengths, all while parsing (no unbounded recursion: containers are parsed with an explicit stack).
  * The lexical difference between `1` (integer) and `1.0` (float) is kept.
  */
-import { isUtf8 } from "node:buffer";
+import { isAscii, isUtf8 } from "node:buffer";
 import { pyRepr } from "./echo.js";
+import { isDigit, NumberToken, positionText, skipWhitespace, stringRunEnd, wordAt } from "./tokenizer.js";
 import { codePointLength, hasLoneSurrogate, JsonFloat, type JsonObject, type JsonValue, MAX_SAFE } from "./value.js";
 
 export interface StrictJsonLimits {
@@ -74,26 +75,6 @@ export class JsonLoadError extends Error {
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-const encoder = new TextEncoder();
-
-/** Decodes strict UTF-8 and rejects a BOM. Exposed for callers that need the text of a JSON document. */
-export function decodeStrictUtf8(bytes: Uint8Array): string {
-  let text: string;
-  // Valid input (checked natively) decodes on Node's fast path, several times faster than the fatal decoder on
-  // large documents; invalid input takes the fatal decoder, whose error is the message.
-  if (isUtf8(bytes)) text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-  else {
-    try {
-      text = decoder.decode(bytes);
-    } catch (e) {
-      throw new JsonLoadError("utf8", `JSON is not UTF-8: ${(e as Error).message}`);
-    }
-  }
-  if (text.charCodeAt(0) === 0xfeff) {
-    throw new JsonLoadError("bom", "invalid JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)");
-  }
-  return text;
-}
 
 /** What {@link observeStrictParses} installed: called with the text of every document about to be parsed. */
 let parseObserver: ((text: string) => void) | undefined;
@@ -110,43 +91,66 @@ export function observeStrictParses(observer: ((text: string) => void) | undefin
 /** Parses one strict JSON document from bytes (or a string, measured as UTF-8). Throws {@link JsonLoadError}. */
 export function parseStrictJson(input: Uint8Array | string, limits: Partial<StrictJsonLimits> = {}): JsonValue {
   const lim: StrictJsonLimits = { ...V1_LIMITS, ...limits };
-  let text: string;
+  let bytes: Buffer;
+  // The text itself, when every character is ASCII: strings are then sliced from it rather than decoded one by one.
+  let ascii: string | undefined;
   if (typeof input === "string") {
-    // Measure without allocating a copy when the string is obviously small or obviously large.
-    const bytes = input.length * 3 <= lim.maxBytes ? input.length : encoder.encode(input).length;
-    if (bytes > lim.maxBytes) throw new JsonLoadError("size", "JSON input exceeds the v1 byte limit");
+    // UTF-8 takes at least a byte per UTF-16 unit: a string longer than the cap is over it without encoding it.
+    if (input.length > lim.maxBytes) throw new JsonLoadError("size", "JSON input exceeds the v1 byte limit");
     if (hasLoneSurrogate(input)) throw new JsonLoadError("utf8", "JSON is not UTF-8: lone surrogate in input text");
     if (input.charCodeAt(0) === 0xfeff) {
       throw new JsonLoadError("bom", "invalid JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)");
     }
-    text = input;
+    bytes = Buffer.from(input, "utf8");
+    if (bytes.length > lim.maxBytes) throw new JsonLoadError("size", "JSON input exceeds the v1 byte limit");
+    if (bytes.length === input.length) ascii = input;
+    if (parseObserver !== undefined) parseObserver(input);
   } else {
     if (input.length > lim.maxBytes) throw new JsonLoadError("size", "JSON input exceeds the v1 byte limit");
-    text = decodeStrictUtf8(input);
+    bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+    if (isAscii(bytes)) ascii = bytes.toString("latin1");
+    else checkStrictUtf8(bytes);
+    if (parseObserver !== undefined) parseObserver(ascii ?? bytes.toString("utf8"));
   }
-  if (parseObserver !== undefined) parseObserver(text);
-  return new Parser(text, lim).parseDocument();
+  return new Parser(bytes, ascii, lim).parseDocument();
+}
+
+/** Rejects bytes that are not strict UTF-8 or that start with a BOM, with the loader's messages. */
+export function checkStrictUtf8(bytes: Uint8Array): void {
+  if (!isUtf8(bytes)) {
+    try {
+      decoder.decode(bytes);
+    } catch (e) {
+      throw new JsonLoadError("utf8", `JSON is not UTF-8: ${(e as Error).message}`);
+    }
+  }
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    throw new JsonLoadError("bom", "invalid JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)");
+  }
 }
 
 type Frame =
   | { kind: "array"; value: JsonValue[] }
   | { kind: "object"; value: JsonObject; key: string };
 
+/** Builds values from the tokens of {@link ./tokenizer.ts}, over the document's bytes (offsets are byte offsets). */
 class Parser {
   private i = 0;
   /** Path segments of the value being parsed: strings are keys, numbers are indexes. */
   private readonly segs: (string | number)[] = [];
+  private readonly num = new NumberToken();
 
   constructor(
-    private readonly s: string,
+    private readonly b: Buffer,
+    private readonly ascii: string | undefined,
     private readonly lim: StrictJsonLimits,
   ) {}
 
   parseDocument(): JsonValue {
-    this.ws();
+    this.i = skipWhitespace(this.b, this.i);
     const v = this.parseValue();
-    this.ws();
-    if (this.i < this.s.length) this.syntax("Extra data");
+    this.i = skipWhitespace(this.b, this.i);
+    if (this.i < this.b.length) this.syntax("Extra data");
     return v;
   }
 
@@ -159,8 +163,7 @@ class Parser {
   }
 
   private syntax(detail: string): never {
-    const { line, col } = this.position();
-    throw new JsonLoadError("syntax", `invalid JSON: ${detail}: line ${line} column ${col} (char ${this.i})`, undefined, this.path());
+    throw new JsonLoadError("syntax", `invalid JSON: ${detail}: ${positionText(this.b, this.i)}`, undefined, this.path());
   }
 
   /** A failure whose message names no path, located at the current path. */
@@ -168,31 +171,18 @@ class Parser {
     throw new JsonLoadError(rule, message, undefined, this.path());
   }
 
-  private position(): { line: number; col: number } {
-    let line = 1;
-    let last = -1;
-    for (let k = 0; k < this.i && k < this.s.length; k++) {
-      if (this.s.charCodeAt(k) === 10) {
-        line++;
-        last = k;
-      }
-    }
-    return { line, col: this.i - last };
+  /** The text of bytes [start, end), which hold no quote, backslash or control character. */
+  private text(start: number, end: number): string {
+    return this.ascii !== undefined ? this.ascii.slice(start, end) : this.b.toString("utf8", start, end);
   }
 
   private ws(): void {
-    const s = this.s;
-    let i = this.i;
-    while (i < s.length) {
-      const c = s.charCodeAt(i);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-      else break;
-    }
-    this.i = i;
+    this.i = skipWhitespace(this.b, this.i);
   }
 
   /** Parses any value with an explicit container stack (no recursion). */
   private parseValue(): JsonValue {
+    const b = this.b;
     const stack: Frame[] = [];
     let value: JsonValue;
     for (;;) {
@@ -200,11 +190,11 @@ class Parser {
       if (stack.length > this.lim.maxDepth) {
         throw new JsonLoadError("depth", `${this.path()}: JSON nesting exceeds ${this.lim.maxDepth}`, this.path());
       }
-      const c = this.s.charCodeAt(this.i);
+      const c = b[this.i];
       if (c === 0x5b /* [ */) {
         this.i++;
         this.ws();
-        if (this.s.charCodeAt(this.i) === 0x5d) {
+        if (b[this.i] === 0x5d) {
           this.i++;
           value = [];
         } else {
@@ -215,7 +205,7 @@ class Parser {
       } else if (c === 0x7b /* { */) {
         this.i++;
         this.ws();
-        if (this.s.charCodeAt(this.i) === 0x7d) {
+        if (b[this.i] === 0x7d) {
           this.i++;
           value = new Map();
         } else {
@@ -234,7 +224,7 @@ class Parser {
         const top = stack[stack.length - 1];
         if (top === undefined) return value;
         this.ws();
-        const d = this.s.charCodeAt(this.i);
+        const d = b[this.i];
         if (top.kind === "array") {
           top.value.push(value);
           if (d === 0x2c /* , */) {
@@ -291,7 +281,7 @@ class Parser {
 
   /** Parses `"key" :` (with whitespace) for an object whose path is the current path. */
   private parseKey(obj: JsonObject): string {
-    if (this.s.charCodeAt(this.i) !== 0x22) {
+    if (this.b[this.i] !== 0x22) {
       this.syntax("Expecting property name enclosed in double quotes");
     }
     const key = this.parseString(true);
@@ -300,124 +290,97 @@ class Parser {
       throw new JsonLoadError("duplicate-key", `duplicate JSON key: ${pyRepr(key)}`, undefined, `${at}.${key}`);
     }
     this.ws();
-    if (this.s.charCodeAt(this.i) !== 0x3a) this.syntax("Expecting ':' delimiter");
+    if (this.b[this.i] !== 0x3a) this.syntax("Expecting ':' delimiter");
     this.i++;
     this.ws();
     return key;
   }
 
   private parseScalar(): JsonValue {
-    const s = this.s;
-    const c = s.charCodeAt(this.i);
+    const b = this.b;
+    const c = b[this.i];
     if (c === 0x22) return this.parseString(false);
-    if (c === 0x74 && s.startsWith("true", this.i)) {
+    if (c === 0x74 && wordAt(b, this.i, "true")) {
       this.i += 4;
       return true;
     }
-    if (c === 0x66 && s.startsWith("false", this.i)) {
+    if (c === 0x66 && wordAt(b, this.i, "false")) {
       this.i += 5;
       return false;
     }
-    if (c === 0x6e && s.startsWith("null", this.i)) {
+    if (c === 0x6e && wordAt(b, this.i, "null")) {
       this.i += 4;
       return null;
     }
-    if (c === 0x4e && s.startsWith("NaN", this.i)) {
+    if (c === 0x4e && wordAt(b, this.i, "NaN")) {
       this.scalar("non-finite", "non-finite JSON number is forbidden: NaN");
     }
-    if (c === 0x49 && s.startsWith("Infinity", this.i)) {
+    if (c === 0x49 && wordAt(b, this.i, "Infinity")) {
       this.scalar("non-finite", "non-finite JSON number is forbidden: Infinity");
     }
-    if (c === 0x2d && s.startsWith("-Infinity", this.i)) {
+    if (c === 0x2d && wordAt(b, this.i, "-Infinity")) {
       this.scalar("non-finite", "non-finite JSON number is forbidden: -Infinity");
     }
-    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.parseNumber();
+    if (c === 0x2d || isDigit(c)) return this.parseNumber();
     this.syntax("Expecting value");
   }
 
   private parseNumber(): JsonValue {
-    const s = this.s;
+    const b = this.b;
+    const num = this.num;
     const start = this.i;
-    let i = start;
-    if (s.charCodeAt(i) === 0x2d) i++;
-    const intStart = i;
-    const first = s.charCodeAt(i);
-    if (first === 0x30) {
-      i++;
-    } else if (first >= 0x31 && first <= 0x39) {
-      while (i < s.length && isDigit(s.charCodeAt(i))) i++;
-    } else {
-      this.syntax("Expecting value");
+    if (!num.scan(b, start)) {
+      this.i = num.failAt;
+      this.syntax(num.failure);
     }
-    const intDigits = i - intStart;
-    let isFloat = false;
-    if (s.charCodeAt(i) === 0x2e) {
-      const fracStart = i + 1;
-      let j = fracStart;
-      while (j < s.length && isDigit(s.charCodeAt(j))) j++;
-      if (j === fracStart) {
-        this.i = i;
-        this.syntax("Extra data");
-      }
-      i = j;
-      isFloat = true;
-    }
-    const e = s.charCodeAt(i);
-    if (e === 0x65 || e === 0x45) {
-      let j = i + 1;
-      const sign = s.charCodeAt(j);
-      if (sign === 0x2b || sign === 0x2d) j++;
-      const expStart = j;
-      while (j < s.length && isDigit(s.charCodeAt(j))) j++;
-      if (j > expStart) {
-        i = j;
-        isFloat = true;
-      }
-      // Otherwise the `e` is not part of the number and the caller reports the trailing data.
-    }
-    this.i = i;
-    const token = s.slice(start, i);
-    if (isFloat) {
+    const end = num.end;
+    this.i = end;
+    if (num.isFloat) {
+      const token = b.toString("latin1", start, end);
       const value = Number(token);
       if (!Number.isFinite(value)) {
         this.scalar("float-overflow", `JSON number overflows to a non-finite value: ${token}`);
       }
       return new JsonFloat(value, token);
     }
-    if (intDigits > 16) {
+    const digits = num.intDigits;
+    if (digits > 16) {
       this.scalar("integer-range", "JSON integer exceeds the I-JSON interoperable range");
     }
-    // Exact comparison (no lossy conversion) for the only digit count that can cross the limit.
-    if (intDigits === 16 && absBigInt(token) > MAX_SAFE_BIG) {
-      this.scalar("integer-range", "JSON integer exceeds the I-JSON interoperable range");
+    if (digits === 16) {
+      // Exact comparison (no lossy conversion) for the only digit count that can cross the limit.
+      const token = b.toString("latin1", num.intStart, end);
+      if (BigInt(token) > MAX_SAFE_BIG) {
+        this.scalar("integer-range", "JSON integer exceeds the I-JSON interoperable range");
+      }
     }
-    const n = Number(token);
-    return n === 0 ? 0 : n; // integer -0 is the integer 0
+    // Up to 16 digits within the range: exact in a double, digit by digit.
+    let n = 0;
+    for (let k = num.intStart; k < end; k++) n = n * 10 + (b[k] - 0x30);
+    return start === num.intStart || n === 0 ? n : -n; // integer -0 is the integer 0
   }
 
   /** Parses a string token starting at the opening quote. */
   private parseString(isKey: boolean): string {
-    const s = this.s;
+    const b = this.b;
     let i = this.i + 1;
     let out = "";
-    let chunkStart = i;
     let sawEscapedSurrogate = false;
     for (;;) {
-      if (i >= s.length) {
+      const runEnd = stringRunEnd(b, i);
+      if (runEnd > i) out += this.text(i, runEnd);
+      i = runEnd;
+      if (i >= b.length) {
         this.syntax("Unterminated string starting at");
       }
-      const c = s.charCodeAt(i);
+      const c = b[i];
       if (c === 0x22) break;
       if (c < 0x20) {
         this.i = i;
         this.syntax("Invalid control character at");
       }
-      if (c !== 0x5c) {
-        i++;
-        continue;
-      }
-      out += s.slice(chunkStart, i);
-      const e = s.charCodeAt(i + 1);
+      // A backslash.
+      const e = b[i + 1];
       switch (e) {
         case 0x22:
           out += '"';
@@ -444,12 +407,11 @@ class Parser {
           out += "\t";
           break;
         case 0x75: {
-          const hex = s.slice(i + 2, i + 6);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+          const unit = hex4(b, i + 2);
+          if (unit < 0) {
             this.i = i;
             this.syntax("Invalid \\uXXXX escape");
           }
-          const unit = parseInt(hex, 16);
           if (unit >= 0xd800 && unit <= 0xdfff) sawEscapedSurrogate = true;
           out += String.fromCharCode(unit);
           i += 4;
@@ -460,9 +422,7 @@ class Parser {
           this.syntax("Invalid \\escape");
       }
       i += 2;
-      chunkStart = i;
     }
-    out += s.slice(chunkStart, i);
     this.i = i + 1;
     // A raw surrogate pair in the decoded text is always paired; only escapes can produce lone surrogates.
     if (sawEscapedSurrogate && hasLoneSurrogate(out)) {
@@ -486,13 +446,22 @@ class Parser {
   }
 }
 
+/** The value of four hex digits at `at`, or -1 when they are not four hex digits. */
+function hex4(b: Uint8Array, at: number): number {
+  let v = 0;
+  for (let k = at; k < at + 4; k++) {
+    const c = b[k];
+    let d: number;
+    if (c >= 0x30 && c <= 0x39) d = c - 0x30;
+    else if (c >= 0x61 && c <= 0x66) d = c - 0x57;
+    else if (c >= 0x41 && c <= 0x46) d = c - 0x37;
+    else return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
 const MAX_SAFE_BIG = BigInt(MAX_SAFE);
 
-function absBigInt(token: string): bigint {
-  return BigInt(token.charCodeAt(0) === 0x2d ? token.slice(1) : token);
-}
 
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
 

@@ -1,0 +1,191 @@
+/**
+ * The lexical layer of strict JSON, over UTF-8 bytes: the one tokenizer of the project.
+ *
+ * The strict loader (`parse.ts`) reads its tokens with these functions, and scanners that only need where a value
+ * starts and ends (the regional index loader, which parses each event from its span when asked) use
+ * {@link valueEnd}. Every structural byte of JSON is ASCII and no byte of a multi-byte UTF-8 sequence is, so byte
+ * offsets are exact token boundaries; positions in messages are counted as the loader counts them (UTF-16 units of
+ * the decoded text) by {@link positionText}, only when a message is made.
+ *
+ * Nothing here builds a value or checks a limit: a span found here is only known to hold a well-formed value once
+ * the loader has parsed it.
+ */
+
+/** Offset of the first byte at or after `i` that is not JSON whitespace (space, tab, LF, CR). */
+export function skipWhitespace(b: Uint8Array, i: number): number {
+  const n = b.length;
+  while (i < n) {
+    const c = b[i];
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+    else break;
+  }
+  return i;
+}
+
+/** Whether the bytes at `i` are the ASCII word `word`. */
+export function wordAt(b: Uint8Array, i: number, word: string): boolean {
+  if (i + word.length > b.length) return false;
+  for (let k = 0; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+export function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * Where a number token ends, and what it is. `scan` reads the token starting at `start` (a `-` or a digit) the way
+ * Python's strict decoder does: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`, where an exponent without
+ * digits is not part of the token. One instance is reused for every number of a document.
+ */
+export class NumberToken {
+  /** Offset just after the token. */
+  end = 0;
+  /** Offset of the first digit of the integer part. */
+  intStart = 0;
+  /** Digits in the integer part. */
+  intDigits = 0;
+  /** Whether it has a fraction or an exponent. */
+  isFloat = false;
+  /** Where a failing token fails (set when `scan` returns false). */
+  failAt = 0;
+  /** The loader's message detail for that failure: `Expecting value` (no digit) or `Extra data` (`1.`). */
+  failure: "Expecting value" | "Extra data" = "Expecting value";
+
+  scan(b: Uint8Array, start: number): boolean {
+    const n = b.length;
+    let i = start;
+    if (b[i] === 0x2d) i++;
+    this.intStart = i;
+    const first = b[i];
+    if (first === 0x30) {
+      i++;
+    } else if (first >= 0x31 && first <= 0x39) {
+      i++;
+      while (i < n && isDigit(b[i])) i++;
+    } else {
+      return this.fail(start, "Expecting value");
+    }
+    this.intDigits = i - this.intStart;
+    let isFloat = false;
+    if (b[i] === 0x2e) {
+      let j = i + 1;
+      while (j < n && isDigit(b[j])) j++;
+      if (j === i + 1) return this.fail(i, "Extra data");
+      i = j;
+      isFloat = true;
+    }
+    const e = b[i];
+    if (e === 0x65 || e === 0x45) {
+      let j = i + 1;
+      const sign = b[j];
+      if (sign === 0x2b || sign === 0x2d) j++;
+      const digits = j;
+      while (j < n && isDigit(b[j])) j++;
+      if (j > digits) {
+        i = j;
+        isFloat = true;
+      }
+    }
+    this.end = i;
+    this.isFloat = isFloat;
+    return true;
+  }
+
+  private fail(at: number, failure: NumberToken["failure"]): false {
+    this.failAt = at;
+    this.failure = failure;
+    return false;
+  }
+}
+
+/**
+ * Offset of the first byte at or after `i` that is `"`, `\` or a control character (below 0x20), or `b.length`
+ * when there is none: the end of the plain run inside a string.
+ */
+export function stringRunEnd(b: Uint8Array, i: number): number {
+  const n = b.length;
+  while (i < n) {
+    const c = b[i];
+    if (c === 0x22 || c === 0x5c || c < 0x20) return i;
+    i++;
+  }
+  return n;
+}
+
+/**
+ * Offset of the quote that closes the string opening at `open`, or `b.length` when none does. A quote ends the
+ * string unless an odd run of backslashes precedes it. `indexOf` finds quotes natively, several times faster than
+ * a byte loop; escapes and control characters are left for the loader.
+ */
+export function closingQuote(b: Uint8Array, open: number): number {
+  let k = open;
+  for (;;) {
+    k = b.indexOf(0x22, k + 1);
+    if (k === -1) return b.length;
+    let j = k - 1;
+    while (b[j] === 0x5c) j--;
+    if (((k - 1 - j) & 1) === 0) return k;
+  }
+}
+
+const NUMBER = new NumberToken();
+
+/**
+ * End (exclusive) of the JSON value starting at `start`, as the loader would consume it, or -1 where the loader
+ * fails at or inside it (no value starts there, a number is cut short, a string or container is not closed).
+ * Containers are matched by their brackets outside strings: what is between them is the loader's to check.
+ */
+export function valueEnd(b: Uint8Array, start: number): number {
+  const c = b[start];
+  if (c === 0x22 || c === 0x7b || c === 0x5b) {
+    let depth = 0;
+    let k = start;
+    while (k < b.length) {
+      const x = b[k];
+      if (x === 0x22) {
+        k = closingQuote(b, k);
+        if (k >= b.length) return -1;
+      } else if (x === 0x7b || x === 0x5b) depth++;
+      else if (x === 0x7d || x === 0x5d) depth--;
+      k++;
+      if (depth === 0) return k;
+    }
+    return -1;
+  }
+  if (c === 0x74) return wordAt(b, start, "true") ? start + 4 : -1;
+  if (c === 0x66) return wordAt(b, start, "false") ? start + 5 : -1;
+  if (c === 0x6e) return wordAt(b, start, "null") ? start + 4 : -1;
+  if (c === 0x2d || isDigit(c)) return NUMBER.scan(b, start) ? NUMBER.end : -1;
+  return -1;
+}
+
+/** `line L column C (char N)` of a byte offset, counted as the loader counts: UTF-16 units, lines split at `\n`. */
+export function positionText(b: Uint8Array, byteOffset: number): string {
+  let chars = 0;
+  let line = 1;
+  let lastNewline = -1;
+  const end = Math.min(byteOffset, b.length);
+  for (let k = 0; k < end; k++) {
+    const x = b[k];
+    if ((x & 0xc0) === 0x80) continue;
+    if (x === 0x0a) {
+      line++;
+      lastNewline = chars;
+    }
+    chars += x >= 0xf0 ? 2 : 1;
+  }
+  return `line ${line} column ${chars - lastNewline} (char ${chars})`;
+}
+
+/** Byte offset of the UTF-16 offset `units` counted from byte `start`. */
+export function byteOfUnit(b: Uint8Array, start: number, units: number): number {
+  let k = start;
+  let n = 0;
+  while (n < units && k < b.length) {
+    const x = b[k];
+    n += x >= 0xf0 ? 2 : 1;
+    k += x < 0x80 ? 1 : x < 0xe0 ? 2 : x < 0xf0 ? 3 : 4;
+  }
+  return k;
+}
