@@ -58,16 +58,19 @@ export function serialize(value: unknown, rootPath: string, rules: CanonicalRule
   return bytes;
 }
 
-type Entries = [string, unknown][];
-
-
-/** Object members in document (insertion) order, or undefined when `v` is not an object. */
-function entriesOf(v: unknown): Entries | undefined {
-  if (v instanceof Map) return [...v.entries()];
+/** Object keys in document (insertion) order, or undefined when `v` is not an object. */
+function keysOf(v: unknown): string[] | undefined {
+  if (v instanceof Map) return Array.from(v.keys() as Iterable<string>);
   if (typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof JsonFloat) && isPlainObject(v)) {
-    return Object.entries(v as Record<string, unknown>);
+    return Object.keys(v);
   }
   return undefined;
+}
+
+/** The member `k` of an object `keysOf` accepted (an own `__proto__` is read as a member, not as the prototype). */
+function member(v: unknown, k: string): unknown {
+  if (v instanceof Map) return v.get(k);
+  return k === "__proto__" ? Object.getOwnPropertyDescriptor(v, k)?.value : (v as Record<string, unknown>)[k];
 }
 
 function typeName(v: unknown): string {
@@ -75,48 +78,78 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
-function checkDomain(v: unknown, p: string, depth: number, rules: CanonicalRules): void {
-  if (depth > MAX_DEPTH) throw new CanonicalError(`${p}: JSON nesting exceeds ${MAX_DEPTH}`, p);
-  if (v === null || typeof v === "boolean") return;
-  if (typeof v === "number" || v instanceof JsonFloat) {
-    const isFloat = v instanceof JsonFloat || !Number.isInteger(v);
-    const n = v instanceof JsonFloat ? v.value : v;
-    if (isFloat) {
-      if (!rules.allowFloats) {
-        throw new CanonicalError(`${p}: floats are forbidden in hashed content; encode decimals as strings`, p);
+function checkDomain(v: unknown, rootPath: string, depth: number, rules: CanonicalRules): void {
+  new DomainCheck(rootPath, rules).check(v, depth);
+}
+
+/**
+ * The domain check (§4.1.2), in document order. The path of the value being checked is kept as segments and
+ * written out only for an error: most documents have none, and a string per value was most of the check's cost.
+ */
+class DomainCheck {
+  private readonly segs: (string | number)[] = [];
+
+  constructor(
+    private readonly root: string,
+    private readonly rules: CanonicalRules,
+  ) {}
+
+  private fail(problem: string): never {
+    let p = this.root;
+    for (const seg of this.segs) p += typeof seg === "number" ? `[${seg}]` : `.${seg}`;
+    throw new CanonicalError(`${p}: ${problem}`, p);
+  }
+
+  check(v: unknown, depth: number): void {
+    if (depth > MAX_DEPTH) this.fail(`JSON nesting exceeds ${MAX_DEPTH}`);
+    if (v === null || typeof v === "boolean") return;
+    if (typeof v === "number" || v instanceof JsonFloat) {
+      const isFloat = v instanceof JsonFloat || !Number.isInteger(v);
+      const n = v instanceof JsonFloat ? v.value : v;
+      if (isFloat) {
+        if (!this.rules.allowFloats) this.fail("floats are forbidden in hashed content; encode decimals as strings");
+        if (!Number.isFinite(n)) this.fail("non-finite float is forbidden");
+        return;
       }
-      if (!Number.isFinite(n)) throw new CanonicalError(`${p}: non-finite float is forbidden`, p);
+      if (Math.abs(n) > MAX_SAFE) this.fail("integer exceeds the I-JSON interoperable range");
       return;
     }
-    if (Math.abs(n) > MAX_SAFE) throw new CanonicalError(`${p}: integer exceeds the I-JSON interoperable range`, p);
-    return;
-  }
-  if (typeof v === "string") {
-    if (v.length > MAX_STRING_CHARS && codePointLength(v) > MAX_STRING_CHARS) {
-      throw new CanonicalError(`${p}: string exceeds the v1 resource limit`, p);
+    if (typeof v === "string") {
+      if (v.length > MAX_STRING_CHARS && codePointLength(v) > MAX_STRING_CHARS) this.fail("string exceeds the v1 resource limit");
+      if (hasLoneSurrogate(v)) this.fail("lone Unicode surrogate is forbidden");
+      return;
     }
-    if (hasLoneSurrogate(v)) throw new CanonicalError(`${p}: lone Unicode surrogate is forbidden`, p);
-    return;
-  }
-  if (Array.isArray(v)) {
-    if (v.length > MAX_ITEMS) throw new CanonicalError(`${p}: array exceeds ${MAX_ITEMS} items`, p);
-    for (let i = 0; i < v.length; i++) checkDomain(v[i], `${p}[${i}]`, depth + 1, rules);
-    return;
-  }
-  const entries = entriesOf(v);
-  if (entries === undefined) throw new CanonicalError(`${p}: unsupported JSON value ${typeName(v)}`, p);
-  if (entries.length > MAX_ITEMS) throw new CanonicalError(`${p}: object exceeds ${MAX_ITEMS} members`, p);
-  for (const [k, x] of entries) {
-    if (k.length > MAX_KEY_CHARS && codePointLength(k) > MAX_KEY_CHARS) {
-      throw new CanonicalError(`${p}: object key exceeds the v1 resource limit`, p);
+    const segs = this.segs;
+    if (Array.isArray(v)) {
+      if (v.length > MAX_ITEMS) this.fail(`array exceeds ${MAX_ITEMS} items`);
+      segs.push(0);
+      for (let i = 0; i < v.length; i++) {
+        segs[segs.length - 1] = i;
+        this.check(v[i], depth + 1);
+      }
+      segs.pop();
+      return;
     }
-    if (hasLoneSurrogate(k)) throw new CanonicalError(`${p}: object key: lone Unicode surrogate is forbidden`, p);
-    checkDomain(x, `${p}.${k}`, depth + 1, rules);
+    const keys = keysOf(v);
+    if (keys === undefined) this.fail(`unsupported JSON value ${typeName(v)}`);
+    if (keys.length > MAX_ITEMS) this.fail(`object exceeds ${MAX_ITEMS} members`);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (k.length > MAX_KEY_CHARS && codePointLength(k) > MAX_KEY_CHARS) this.fail("object key exceeds the v1 resource limit");
+      if (hasLoneSurrogate(k)) this.fail("object key: lone Unicode surrogate is forbidden");
+      segs.push(k);
+      this.check(member(v, k), depth + 1);
+      segs.pop();
+    }
   }
 }
 
-function byKey(a: [string, unknown], b: [string, unknown]): number {
-  return compareCodePoints(a[0], b[0]);
+/** `keys` in code point order: returned as they are when already sorted (most objects are), else sorted in place. */
+function sorted(keys: string[]): string[] {
+  for (let i = 1; i < keys.length; i++) {
+    if (compareCodePoints(keys[i - 1], keys[i]) > 0) return keys.sort(compareCodePoints);
+  }
+  return keys;
 }
 
 /** Serialises a value already known to be in the domain. */
@@ -132,10 +165,10 @@ function write(v: unknown, rules: CanonicalRules): string {
     for (let i = 0; i < v.length; i++) out += (i ? "," : "") + write(v[i], rules);
     return out + "]";
   }
-  const entries = entriesOf(v)!.sort(byKey);
+  const keys = sorted(keysOf(v)!);
   let out = "{";
-  for (let i = 0; i < entries.length; i++) {
-    out += (i ? "," : "") + JSON.stringify(entries[i][0]) + ":" + write(entries[i][1], rules);
+  for (let i = 0; i < keys.length; i++) {
+    out += (i ? "," : "") + JSON.stringify(keys[i]) + ":" + write(member(v, keys[i]), rules);
   }
   return out + "}";
 }
