@@ -44,7 +44,10 @@ export function openCache(file: Uint8Array, key: StoreKey, name: string): Buffer
   decipher.setAAD(f.subarray(0, HEADER), { plaintextLength: f.length - HEADER - TAG });
   decipher.setAuthTag(f.subarray(f.length - TAG));
   try {
-    return Buffer.concat([decipher.update(f.subarray(HEADER, f.length - TAG)), decipher.final()]);
+    const plain = decipher.update(f.subarray(HEADER, f.length - TAG));
+    // A stream cipher's final() authenticates and adds no bytes: no copy of the whole plaintext for it.
+    const rest = decipher.final();
+    return rest.length === 0 ? plain : Buffer.concat([plain, rest]);
   } catch {
     return undefined;
   }
