@@ -92,4 +92,26 @@ describe("architecture", () => {
     );
     expect(importsOf(code).filter((s) => FORBIDDEN_MODULES.some((re) => re.test(s)))).toHaveLength(5);
   });
+
+  test("JSON is tokenized in one place: src/json/tokenizer.ts (issue 14 item 2)", () => {
+    // What a JSON scanner of its own would hold: the whitespace test, a scan for the closing quote, a number lexer.
+    const scannerSigns = [
+      /0x20\s*\|\|[^\n]*0x0a[^\n]*0x0d/,
+      /indexOf\(\s*0x22/,
+      /\[eE\]\[-\+\]\?|\[eE\]\[\+-\]\?/,
+    ];
+    const found: string[] = [];
+    for (const root of LAYERS) {
+      for (const file of sourceFiles(join(repoRoot, root))) {
+        const rel = relative(repoRoot, file);
+        if (rel === "src/json/tokenizer.ts") continue;
+        const code = readFileSync(file, "utf8");
+        for (const sign of scannerSigns) if (sign.test(code)) found.push(`${rel}: ${sign}`);
+      }
+    }
+    expect(found).toEqual([]);
+    // The signs are seen where they are (so the check can fail).
+    const tokenizer = readFileSync(join(repoRoot, "src/json/tokenizer.ts"), "utf8");
+    expect(scannerSigns.filter((sign) => sign.test(tokenizer))).toHaveLength(scannerSigns.length);
+  });
 });

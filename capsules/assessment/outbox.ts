@@ -8,7 +8,7 @@ import { closeSync, constants, fstatSync, lstatSync, mkdirSync, chmodSync, openS
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { fsyncDir, linkNoReplace, removeQuietly, stageFile } from "../../src/crypto/safe-write.js";
 import { AssessmentError } from "./errors.js";
-import { errno as errnoCode } from "../../src/errno.js";
+import { errno } from "../../src/errno.js";
 
 const ID = /^[0-9a-f]{64}$/;
 
@@ -16,8 +16,8 @@ function outboxError(message: string): AssessmentError {
   return new AssessmentError(`outbox: ${message}`, undefined, "outbox");
 }
 
-function errno(e: unknown): string {
-  return errnoCode(e) ?? (e as Error).message;
+function codeOrMessage(e: unknown): string {
+  return errno(e) ?? (e as Error).message;
 }
 
 /** Rejects empty, `.` and `..` components (`./x` and `a/../b` are refused, unlike the reference). */
@@ -42,12 +42,12 @@ function ensureOutboxDir(abs: string): void {
     try {
       st = last ? lstatSync(cur) : statSync(cur);
     } catch (e) {
-      if (errno(e) !== "ENOENT") throw outboxError(`cannot inspect ${cur}: ${errno(e)}`);
+      if (errno(e) !== "ENOENT") throw outboxError(`cannot inspect ${cur}: ${codeOrMessage(e)}`);
       try {
         mkdirSync(cur, { mode: 0o700 });
         chmodSync(cur, 0o700);
       } catch (e2) {
-        if (errno(e2) !== "EEXIST") throw outboxError(`cannot create ${cur}: ${errno(e2)}`);
+        if (errno(e2) !== "EEXIST") throw outboxError(`cannot create ${cur}: ${codeOrMessage(e2)}`);
       }
       st = lstatSync(cur);
     }
@@ -64,7 +64,7 @@ function readExisting(path: string, limit: number): Uint8Array | undefined {
   } catch (e) {
     if (errno(e) === "ENOENT") return undefined;
     if (errno(e) === "ELOOP") throw outboxError(`${path} is a symbolic link`);
-    throw outboxError(`cannot read ${path}: ${errno(e)}`);
+    throw outboxError(`cannot read ${path}: ${codeOrMessage(e)}`);
   }
   try {
     if (!fstatSync(fd).isFile()) throw outboxError(`${path} is not a regular file`);
