@@ -8,7 +8,8 @@
 // `vm.Script` cachedData (Node 20's only code cache for user code) compiles scripts, not ES modules. Lazy imports
 // inside a command stay lazy: esbuild turns them into initialisers that run on first use.
 import { build } from "esbuild";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isAscii } from "node:buffer";
 import { resolve } from "node:path";
 
 const OUT = "dist/bundle";
@@ -44,3 +45,16 @@ writeFileSync(`${OUT}/package.json`, '{ "type": "commonjs" }\n');
 await build({ ...common, entryPoints: { bin: "dist/bridge/cli/bin.js" }, outdir: OUT, plugins: [bundledCommandModules] });
 const commands = readdirSync("dist/bridge/cli/commands").filter((f) => f.endsWith(".js"));
 await build({ ...common, entryPoints: commands.map((f) => `dist/bridge/cli/commands/${f}`), outdir: `${OUT}/commands` });
+
+// Every file must be ASCII: the code-cache loader reads ASCII as latin1, the fast way, and V8 keeps a one-byte
+// source. esbuild's `charset: "ascii"` escapes strings but leaves a regular expression literal's characters as
+// written, and nine bytes of CJK punctuation in one pattern made every command file take the slow UTF-8 path
+// (~10 ms more per start for `capsule assess`, ~20 ms for `serve`). Write such characters as `\uXXXX` escapes.
+for (const file of [`${OUT}/bin.js`, ...commands.map((f) => `${OUT}/commands/${f}`)]) {
+  const bytes = readFileSync(file);
+  if (!isAscii(bytes)) {
+    const at = bytes.findIndex((b) => b >= 0x80);
+    const line = bytes.subarray(0, at).toString("latin1").split("\n").length;
+    throw new Error(`${file}: byte ${at} (line ${line}) is not ASCII; escape the character in the source (\\uXXXX)`);
+  }
+}

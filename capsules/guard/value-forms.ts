@@ -253,7 +253,7 @@ function computeForms(v: PrivateValue): ValueForms {
   }
 
   if (v.kind === "message_text") {
-    for (const piece of value.split(/[\r\n.!?。！？]+/u)) {
+    for (const piece of value.split(/[\r\n.!?\u3002\uff01\uff1f]+/u)) {
       if (compactForm(piece).length >= PIECE_MIN) addText(piece);
     }
   }
