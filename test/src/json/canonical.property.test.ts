@@ -153,3 +153,26 @@ describe("canonical v1 properties", () => {
     );
   });
 });
+
+describe("plain JS input", () => {
+  test("an own __proto__ member is a member, in objects with and without a prototype", () => {
+    expect(canonicalText(JSON.parse('{"b":{"__proto__":1,"a":[2]},"a":null}'))).toBe('{"a":null,"b":{"__proto__":1,"a":[2]}}');
+    const bare = Object.create(null) as Record<string, unknown>;
+    bare.__proto__ = 5;
+    bare.z = 1;
+    expect(canonicalText(bare)).toBe('{"__proto__":5,"z":1}');
+  });
+
+  test("errors name the path of the offending value, written only then", () => {
+    let caught: unknown;
+    try {
+      canonicalText({ a: { b: [1, { c: 1.5 }] } });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(CanonicalError);
+    expect((caught as CanonicalError).message).toBe("content.a.b[1].c: floats are forbidden in hashed content; encode decimals as strings");
+    expect((caught as CanonicalError).path).toBe("content.a.b[1].c");
+    expect(() => canonicalText(new Map([["k", [0, new Map([["x", "\ud800"]])]]]))).toThrow("content.k[1].x: lone Unicode surrogate is forbidden");
+  });
+});
