@@ -143,13 +143,11 @@ function unpackView(v: unknown, id: string, blob: Buffer): ViewOutcome | undefin
   if (v[0] !== "e" || v.length !== 3 || !Number.isSafeInteger(v[1]) || !Number.isSafeInteger(v[2])) return undefined;
   const [, offset, length] = v as [string, number, number];
   if (offset < 0 || length < 2 || offset + length > blob.length) return undefined;
-  // The candidate must name the capsule the row is filed under (canonical bytes: members sorted, no spaces). The
-  // search runs in the blob from the candidate's start and must end inside it; a plain view of the bytes costs a
-  // fraction of a Buffer slice, and the feed makes two per capsule.
-  const needle = `,"capsule_sha256":"${id}",`;
-  const at = blob[offset] === 0x7b ? blob.indexOf(needle, offset, "latin1") : -1;
-  if (at < 0 || at + needle.length > offset + length) return undefined;
-  return new EmittedView(new Uint8Array(blob.buffer, blob.byteOffset + offset, length));
+  const bytes = blob.subarray(offset, offset + length);
+  // The candidate must name the capsule the row is filed under (canonical bytes: members sorted, no spaces). Searched
+  // in its own bytes only: a row pointing at another capsule's candidate costs at most that candidate's length.
+  if (bytes[0] !== 0x7b || bytes.indexOf(`,"capsule_sha256":"${id}",`, 0, "latin1") < 0) return undefined;
+  return new EmittedView(bytes);
 }
 
 function unpackOutcome(row: unknown, pack: string, blob: Buffer): CachedOutcome | undefined {
