@@ -8,7 +8,7 @@
  * (src/json/shape-check.ts) and bridge/mcp compiles the same definition to zod for the tool's input schema.
  */
 import { checkShape, ShapeViolation } from "../../src/json/shape-check.js";
-import { indexPath, memberPath, type JsonValue } from "../../src/json/value.js";
+import { pathOf, type JsonValue } from "../../src/json/value.js";
 import { IOC_KINDS, KNOWN_DETECTOR_SIGNALS, THREAT_RULE_IDS } from "../../published/pack/vocabulary.js";
 import { array, ASSESSMENT_DIALECT, object, oneOf, record, rule, str, type Issue, type ObjectShape, type Seg } from "../assessment/assessment-dialect.js";
 import { AUTHORIZATIONS, SURFACES, type Authorization, type IocKind, type Surface } from "../assessment/types.js";
@@ -103,9 +103,7 @@ export class JudgementError extends Error {
 }
 
 export function judgementPath(segs: readonly Seg[]): string {
-  let p = "judgement";
-  for (const seg of segs) p = typeof seg === "number" ? indexPath(p, seg) : memberPath(p, seg);
-  return p;
+  return pathOf("judgement", segs);
 }
 
 /** Checks a strictly parsed judgement; returns it as plain JS or throws {@link JudgementError}. */

@@ -4,7 +4,7 @@
  * `assessment-shape.ts` is written with. Values that could be private are never echoed: only vocabulary-looking
  * strings, snake_case keys and integers marked `echo`.
  */
-import { compareCodePoints, codePointLength, indexPath, memberPath } from "../../src/json/value.js";
+import { compareCodePoints, codePointLength, pathOf } from "../../src/json/value.js";
 import * as G from "../../src/json/shape.js";
 import type { FloatShape, IntShape, KindName, Problem, Seg, ShapeDialect } from "../../src/json/shape.js";
 import {
@@ -265,7 +265,5 @@ export const ASSESSMENT_DIALECT: ShapeDialect<StringFormat> = {
 
 /** A path below the assessment root as text (`assessment.hypotheses[0].label`). */
 export function assessmentPath(segs: readonly Seg[]): string {
-  let p = "assessment";
-  for (const seg of segs) p = typeof seg === "number" ? indexPath(p, seg) : memberPath(p, seg);
-  return p;
+  return pathOf("assessment", segs);
 }

@@ -4,7 +4,8 @@
  * counters). docs/regional-index.md lists each rule and the reasoning behind it.
  */
 import { INDEX_ROOT } from "./constants.js";
-import { finding, pathOf, type RegionalFinding } from "./findings.js";
+import { finding, type RegionalFinding } from "./findings.js";
+import { pathOf } from "../../src/json/value.js";
 import { compareDateTimes } from "./rfc3339.js";
 import type { RegionalEvent, RegionalHeader } from "./index-shape.js";
 

@@ -38,12 +38,6 @@ export function shortEcho(v: JsonValue | undefined): string {
   return s.length > ECHO_LIMIT ? `${s.slice(0, ECHO_LIMIT - 3)}...` : s;
 }
 
-/** The path of `segs` (keys and indexes) from `root`: `index` + ["events", 3, "headline"] → `index.events[3].headline`. */
-export function pathOf(root: string, segs: readonly PropertyKey[]): string {
-  let p = root;
-  for (const s of segs) p = typeof s === "number" ? indexPath(p, s) : memberPath(p, String(s));
-  return p;
-}
 
 /** Reports every float in `value` whose path is not in `reported`: the format has no non-integer numbers. */
 export function floatFindings(value: JsonValue, root: string, reported: ReadonlySet<string>, out: (f: RegionalFinding) => void): void {

@@ -6,12 +6,12 @@
  * form of only one event is alive at once.
  */
 import { collectShape, type ShapeViolation } from "../../src/json/shape-check.js";
-import { kindOf, memberPath, indexPath, type JsonObject, type JsonValue } from "../../src/json/value.js";
+import { kindOf, memberPath, indexPath, pathOf, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import { byKey, CanonicalDigest, FLOAT_REASON, writeCanonical, type CanonicalSink } from "./canonical-digest.js";
 import { DEFAULT_MAX_INDEX_BYTES, INDEX_ROOT, REGIONAL_SCHEMA_VERSION } from "./constants.js";
 import type { ProfileName } from "./profiles.js";
 import { ConsistencyCheck, type RegionalHeader } from "./consistency.js";
-import { finding, FindingList, floatFindings, hasFloat, pathOf, type RegionalFinding } from "./findings.js";
+import { finding, FindingList, floatFindings, hasFloat, type RegionalFinding } from "./findings.js";
 import { fromPlain, PlainValueError } from "./from-plain.js";
 import { IndexLoadError, loadIndexBytes, type EventSource, type LoadedIndex, type LoadFailure } from "./load.js";
 import { INDEX_DIALECT } from "./index-dialect.js";

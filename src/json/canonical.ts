@@ -6,7 +6,7 @@
  * reports the first violation (§4.1.2); serialisation then sorts keys by code point.
  */
 import { pythonFloatRepr } from "./legacy.js";
-import { compareCodePoints, codePointLength, hasLoneSurrogate, isPlainObject, JsonFloat, MAX_SAFE } from "./value.js";
+import { compareCodePoints, codePointLength, hasLoneSurrogate, isPlainObject, JsonFloat, MAX_SAFE, pathOf } from "./value.js";
 
 export const CANONICALIZATION_V1 = "palimpsest-json-sorted-utf8-v1";
 export const CANONICAL_CONTENT_LIMIT = 25_165_824;
@@ -95,8 +95,7 @@ class DomainCheck {
   ) {}
 
   private fail(problem: string): never {
-    let p = this.root;
-    for (const seg of this.segs) p += typeof seg === "number" ? `[${seg}]` : `.${seg}`;
+    const p = pathOf(this.root, this.segs);
     throw new CanonicalError(`${p}: ${problem}`, p);
   }
 

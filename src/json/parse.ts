@@ -9,7 +9,7 @@
 import { isAscii, isUtf8 } from "node:buffer";
 import { pyRepr } from "./echo.js";
 import { isDigit, NumberToken, positionText, skipWhitespace, stringRunEnd, wordAt } from "./tokenizer.js";
-import { codePointLength, hasLoneSurrogate, JsonFloat, type JsonObject, type JsonValue, MAX_SAFE } from "./value.js";
+import { codePointLength, hasLoneSurrogate, JsonFloat, type JsonObject, type JsonValue, MAX_SAFE, pathOf } from "./value.js";
 
 export interface StrictJsonLimits {
   /** Maximum input size in bytes (default 32 MiB). */
@@ -155,11 +155,7 @@ class Parser {
   }
 
   private path(): string {
-    let p = this.lim.rootPath;
-    for (const seg of this.segs) {
-      p += typeof seg === "number" ? `[${seg}]` : `.${seg}`;
-    }
-    return p;
+    return pathOf(this.lim.rootPath, this.segs);
   }
 
   private syntax(detail: string): never {

@@ -52,6 +52,13 @@ export function indexPath(path: string, index: number): string {
   return `${path}[${index}]`;
 }
 
+/** The path of `segs` (keys and indexes) from `root`: `index` + ["events", 3, "headline"] → `index.events[3].headline`. */
+export function pathOf(root: string, segs: readonly PropertyKey[]): string {
+  let p = root;
+  for (const s of segs) p = typeof s === "number" ? indexPath(p, s) : memberPath(p, String(s));
+  return p;
+}
+
 /** Number of Unicode code points in a string (capsule-v1 §0.2: lengths never count UTF-16 units). */
 export function codePointLength(s: string): number {
   let n = s.length;
