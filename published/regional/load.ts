@@ -1,8 +1,8 @@
 /**
  * Loads a regional index from bytes without materialising the whole document.
  *
- * A byte-level scan walks the top level (`{ "key": value, ... }`) and, inside the top-level `events` array, finds
- * each element's byte span. Every other member is parsed at once with the strict loader (`parseStrictJson`); each
+ * A walk of the top level (`{ "key": value, ... }`) with the one JSON tokenizer (src/json/tokenizer.ts) finds,
+ * inside the top-level `events` array, each element's byte span (`valueEnd`). Every other member is parsed at once with the strict loader (`parseStrictJson`); each
  * event is parsed from its span only when asked for, so validation and export hold one event at a time beside the
  * input bytes (and parsing many small slices is several times faster than one large document).
  *
