@@ -23,7 +23,8 @@ import { deriveAssessment } from "../capsules/assess/derive.js";
 import type { Judgement } from "../capsules/assess/judgement.js";
 import { openOrCreateStore } from "../capsules/store/store.js";
 import { loadPackFile } from "../published/pack/file.js";
-import { atMost, measure, measureInterleaved, userEnv, type BenchResult } from "./harness.js";
+import { makeExtractionProbe } from "./extraction-probe.js";
+import { atMost, measure, measureInterleaved, median, userEnv, type BenchResult } from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..", "..");
@@ -95,6 +96,25 @@ export async function benchAssess(): Promise<BenchResult[]> {
       rows.push({ name: `capsule build one-shot process (new ${size} assessment each run, sealed; measured in turn with the next row)`, median_ms: build });
       rows.push({ ...atMost(`capsule assess one-shot process (${kb} message, sealed)`, assess, build + 10, { "over build ms": assess - build }), target: "≤ build + 10 ms" });
       rows.push({ name: "capsule build one-shot process (the same bridge example each run: already recorded, nothing sealed)", median_ms: buildSame });
+
+      // A floor for the assess row's gap: extraction alone in a one-shot process, over the same process without it.
+      const probe = await makeExtractionProbe(repo, mkdtempSync(join(home, "probe-")), env);
+      writeFileSync(file, message(n++));
+      const inside = { baseline: [] as { loadMs: number; callMs: number }[], extraction: [] as { loadMs: number; callMs: number }[] };
+      const probeRun = (which: "baseline" | "extraction") => inside[which].push(probe.run(which, file));
+      const [bare, extracting] = await measureInterleaved([() => probeRun("baseline"), () => probeRun("extraction")], { runs: RUNS, warmup: WARMUP });
+      const part = (which: "baseline" | "extraction", key: "loadMs" | "callMs") => median(inside[which].slice(WARMUP).map((t) => t[key]));
+      rows.push({
+        name: `IOC extraction alone in a one-shot process (libphonenumber-js full metadata, linkify-it, wallets; ${kb} message; code cache on), over the same process without it`,
+        median_ms: extracting - bare,
+        figures: {
+          "with ms": extracting,
+          "without ms": bare,
+          "load ms (with)": part("extraction", "loadMs"),
+          "load ms (without)": part("baseline", "loadMs"),
+          "first extraction ms": part("extraction", "callMs"),
+        },
+      });
     } else {
       process.stderr.write(`bench assess: ${bin} is missing (run npm run build); one-shot rows skipped\n`);
     }
