@@ -25,12 +25,19 @@ function buildHas(text) {
   return createHash("sha256").update(text).digest("hex").length + CONFUSABLES.size > 0 && parsePhoneNumberFromString("+91 98765 43210") !== undefined;
 }`;
 
+export interface ProbeTimes {
+  loadMs: number;
+  callMs: number;
+  /** The loader's outcome: "hit" once a first run has written the cache. */
+  cache: string;
+}
+
 export interface ExtractionProbe {
   /**
-   * Runs one probe process on `messageFile` and returns its own timings: loading the command file (the code-cache
-   * loader and the file's top level) and the one call. Throws when it fails.
+   * Runs one probe process on `messageFile` and returns its own timings (loading the command file: the code-cache
+   * loader and the file's top level; the one call) and whether the code cache was used. Throws when it fails.
    */
-  run(which: "baseline" | "extraction", messageFile: string): { loadMs: number; callMs: number };
+  run(which: "baseline" | "extraction", messageFile: string): ProbeTimes;
 }
 
 /** Bundles the probes and their runner into `dir` (from the tsc output under `repo/dist`). */
@@ -67,14 +74,14 @@ export async function makeExtractionProbe(repo: string, dir: string, env: NodeJS
   const runner = await bundle(
     "runner",
     `import { readFileSync } from "node:fs";
-     import { loadCommonJs } from "./bridge/cli/code-cache-loader.js";
+     import { cacheOutcome, loadCommonJs } from "./bridge/cli/code-cache-loader.js";
      const [probe, cacheDir, messageFile] = process.argv.slice(2);
      const t0 = performance.now();
      const command = loadCommonJs(probe, { cacheDir });
      const text = readFileSync(messageFile, "utf8");
      const t1 = performance.now();
      if (!command.run(text)) process.exit(3);
-     process.stdout.write(JSON.stringify({ loadMs: t1 - t0, callMs: performance.now() - t1 }));`,
+     process.stdout.write(JSON.stringify({ loadMs: t1 - t0, callMs: performance.now() - t1, cache: cacheOutcome(probe) }));`,
   );
   // package.json of the directory: these .js files are CommonJS.
   writeFileSync(join(dir, "package.json"), '{ "type": "commonjs" }\n');
@@ -82,7 +89,7 @@ export async function makeExtractionProbe(repo: string, dir: string, env: NodeJS
     run(which, messageFile) {
       const r = spawnSync(process.execPath, [runner, probes[which], cacheDir, messageFile], { env });
       if (r.status !== 0) throw new Error(`extraction probe ${which} failed (${r.status}): ${r.stderr.toString().trim()}`);
-      return JSON.parse(r.stdout.toString()) as { loadMs: number; callMs: number };
+      return JSON.parse(r.stdout.toString()) as ProbeTimes;
     },
   };
 }
