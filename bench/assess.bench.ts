@@ -23,7 +23,7 @@ import { deriveAssessment } from "../capsules/assess/derive.js";
 import type { Judgement } from "../capsules/assess/judgement.js";
 import { openOrCreateStore } from "../capsules/store/store.js";
 import { loadPackFile } from "../published/pack/file.js";
-import { makeExtractionProbe, type ProbeTimes } from "./extraction-probe.js";
+import { makeExtractionProbe, type ProbeName, type ProbeTimes } from "./extraction-probe.js";
 import { atMost, measure, measureInterleaved, median, userEnv, type BenchResult } from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -100,12 +100,12 @@ export async function benchAssess(): Promise<BenchResult[]> {
       // A floor for the assess row's gap: extraction alone in a one-shot process, over the same process without it.
       const probe = await makeExtractionProbe(repo, mkdtempSync(join(home, "probe-")), env);
       writeFileSync(file, message(n++));
-      const inside = { baseline: [] as ProbeTimes[], extraction: [] as ProbeTimes[] };
-      const probeRun = (which: "baseline" | "extraction") => inside[which].push(probe.run(which, file));
-      const [bare, extracting] = await measureInterleaved([() => probeRun("baseline"), () => probeRun("extraction")], { runs: RUNS, warmup: WARMUP });
-      const part = (which: "baseline" | "extraction", key: "loadMs" | "callMs") => median(inside[which].slice(WARMUP).map((t) => t[key]));
+      const inside: Record<ProbeName, ProbeTimes[]> = { baseline: [], extraction: [], libraries: [] };
+      const probeRun = (which: ProbeName) => inside[which].push(probe.run(which, file));
+      const [bare, extracting, librariesOnly] = await measureInterleaved([() => probeRun("baseline"), () => probeRun("extraction"), () => probeRun("libraries")], { runs: RUNS, warmup: WARMUP });
+      const part = (which: ProbeName, key: "loadMs" | "callMs") => median(inside[which].slice(WARMUP).map((t) => t[key]));
       // Every measured run must have used the code cache, as the real commands do after their first run.
-      const misses = [...inside.baseline.slice(WARMUP), ...inside.extraction.slice(WARMUP)].filter((t) => t.cache !== "hit");
+      const misses = Object.values(inside).flatMap((runs) => runs.slice(WARMUP)).filter((t) => t.cache !== "hit");
       if (misses.length > 0) throw new Error(`extraction probe: ${misses.length} measured run(s) without the code cache (${misses[0].cache})`);
       rows.push({
         name: `IOC extraction alone in a one-shot process (libphonenumber-js full metadata, linkify-it, wallets; ${kb} message; code cache on), over the same process without it`,
@@ -116,6 +116,7 @@ export async function benchAssess(): Promise<BenchResult[]> {
           "load ms (with)": part("extraction", "loadMs"),
           "load ms (without)": part("baseline", "loadMs"),
           "first extraction ms": part("extraction", "callMs"),
+          "the two libraries alone, over without ms": librariesOnly - bare,
         },
       });
     } else {

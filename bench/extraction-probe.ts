@@ -5,7 +5,9 @@
  *
  * - `baseline`: what `capsule build` also loads and runs (`BUILD_HAS` below) and a SHA-256 of the message;
  * - `extraction`: the same plus `extractIocs` (capsules/assess/iocs.ts: libphonenumber-js with its full metadata,
- *   linkify-it, the wallet checks) run once on the message.
+ *   linkify-it, the wallet checks) run once on the message;
+ * - `libraries`: the same as `baseline` plus only the two libraries, called on the message as iocs.ts calls them
+ *   (linkify-it with the reserved TLDs added, `findNumbers` with the full metadata, region IN): none of our code.
  *
  * Their difference is a floor for what `capsule assess` adds to `capsule build` before it derives anything. Dev only:
  * esbuild is a dev dependency, and the probes live in a temporary directory the caller removes.
@@ -25,6 +27,8 @@ function buildHas(text) {
   return createHash("sha256").update(text).digest("hex").length + CONFUSABLES.size > 0 && parsePhoneNumberFromString("+91 98765 43210") !== undefined;
 }`;
 
+export type ProbeName = "baseline" | "extraction" | "libraries";
+
 export interface ProbeTimes {
   loadMs: number;
   callMs: number;
@@ -37,7 +41,7 @@ export interface ExtractionProbe {
    * Runs one probe process on `messageFile` and returns its own timings (loading the command file: the code-cache
    * loader and the file's top level; the one call) and whether the code cache was used. Throws when it fails.
    */
-  run(which: "baseline" | "extraction", messageFile: string): ProbeTimes;
+  run(which: ProbeName, messageFile: string): ProbeTimes;
 }
 
 /** Bundles the probes and their runner into `dir` (from the tsc output under `repo/dist`). */
@@ -69,6 +73,15 @@ export async function makeExtractionProbe(repo: string, dir: string, env: NodeJS
     extraction: await bundle(
       "extraction",
       `${BUILD_HAS}\nimport { extractIocs } from "./capsules/assess/iocs.js";\nexport function run(text) { return buildHas(text) && extractIocs(text); }`,
+    ),
+    libraries: await bundle(
+      "libraries",
+      `${BUILD_HAS}
+       import LinkifyIt from "linkify-it";
+       import { findNumbers } from "libphonenumber-js/max";
+       const linkify = new LinkifyIt();
+       linkify.tlds(["example", "test", "invalid"], true);
+       export function run(text) { return buildHas(text) && [linkify.match(text), findNumbers(text, { defaultCountry: "IN", v2: true })]; }`,
     ),
   };
   const runner = await bundle(
