@@ -77,12 +77,27 @@ export function readUpTo(fd: number, n: number): Uint8Array {
   return buf.subarray(0, off);
 }
 
+/**
+ * A file that reports size 0 yet has content (Linux /proc and /sys files: "regular" to fstat, generated on read) would
+ * read as empty: it is refused instead.
+ */
+function refuseSizelessContent(fd: number, label: string): void {
+  let got: number;
+  try {
+    got = readSync(fd, new Uint8Array(1), 0, 1, 0);
+  } catch (e) {
+    throw new SafeReadError("io", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
+  }
+  if (got > 0) throw new SafeReadError("not-regular", `${label} reports size 0 but has content (a generated file such as /proc's is refused)`);
+}
+
 /** Reads a whole regular file of at most `maxBytes` bytes. Throws {@link SafeReadError}. */
 export function readRegularFile(path: string, opts: SafeReadOptions): Uint8Array {
   const label = opts.label ?? path;
   const { fd, size } = openRegularFile(path, label);
   try {
     if (size > opts.maxBytes) throw new SafeReadError("too-large", `${label} is larger than ${opts.maxBytes} bytes (${size})`);
+    if (size === 0) refuseSizelessContent(fd, label);
     // Never more than the size fstat announced (within the bound): a file that grows meanwhile (the review log
     // while another process appends) is read as it was, and an endless writer cannot make this read unbounded.
     try {
