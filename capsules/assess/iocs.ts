@@ -40,7 +40,7 @@ const linkify = new LinkifyIt();
 // RFC 2606/6761 reserved names used by examples and tests; real TLDs come from linkify-it's own list.
 linkify.tlds(["example", "test", "invalid"], true);
 
-const CHANNEL = /(?<![A-Za-z0-9_.\/-])(?:https?:\/\/)?(?:www\.)?(?:t\.me|telegram\.me|telegram\.dog)\/(?:joinchat\/|\+)?[A-Za-z0-9_-]{3,64}(?![A-Za-z0-9_-])/gi;
+const CHANNEL = /(?<![A-Za-z0-9_.\/-])(?:https?:\/\/)?(?:www\.)?(?:t\.me|telegram\.me|telegram\.dog)\/(?:joinchat\/\+?|\+)?[A-Za-z0-9_-]{3,64}(?![A-Za-z0-9_-])/gi;
 // Telegram usernames are ASCII: 5–32 of [A-Za-z0-9_], starting with a letter. Bounded by ASCII word characters
 // only, so a handle written straight after or before CJK text is still found; not part of an e-mail or a path.
 const HANDLE = /(?<![A-Za-z0-9_.@+\-\/])@([A-Za-z][A-Za-z0-9_]{4,31})(?![A-Za-z0-9_@]|\.[A-Za-z0-9])/g;
@@ -95,11 +95,41 @@ function findAll(message: string, region: CountryCode): { found: Found[]; wallet
     const f = span(skeleton, "handles", m.index, m.index + m[0].length);
     if (!overlaps(f, found)) found.push(f);
   }
-  for (const n of findNumbers(visible.text, { defaultCountry: region, v2: true })) {
-    const f = span(visible, "phones", n.startsAt, n.endsAt);
+  for (const n of findPhones(visible.text, region)) {
+    const f = span(visible, "phones", n.start, n.end);
     if (!overlaps(f, found)) found.push(f);
   }
   return { found, wallet_checksums, skeleton };
+}
+
+/** A match whose "extension" is only digits after a comma or semicolon: the number, then the digits. */
+const LIST_EXTENSION = /^(.*\d)\s*[,;][\s,;]*(\d+)$/s;
+
+/**
+ * The phone numbers of `text` (offsets), as libphonenumber-js finds them, except that digits after a comma or a
+ * semicolon are never an extension. The library reads a comma as a dialling pause, so "call 98765 43210, 91234 56789"
+ * would be one number with extension 91234, and the second number would be lost. Such a match ends with its number,
+ * and the search goes on right after it. An extension with a label (`ext. 12`, `x123`, `#`) stays part of the number.
+ */
+function findPhones(text: string, region: CountryCode): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let from = 0;
+  for (;;) {
+    let restart = -1;
+    for (const n of findNumbers(from === 0 ? text : text.slice(from), { defaultCountry: region, v2: true })) {
+      const start = from + n.startsAt;
+      const end = from + n.endsAt;
+      const list = n.number.ext === undefined ? null : LIST_EXTENSION.exec(text.slice(start, end));
+      if (list !== null && list[2] === n.number.ext) {
+        out.push({ start, end: start + list[1].length });
+        restart = start + list[1].length;
+        break;
+      }
+      out.push({ start, end });
+    }
+    if (restart < 0) return out;
+    from = restart;
+  }
 }
 
 function orderedLists(found: Found[]): IocLists {

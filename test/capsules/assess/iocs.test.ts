@@ -43,6 +43,25 @@ describe("first-seen order and de-duplication", () => {
   });
 });
 
+describe("phone numbers in lists, invite links", () => {
+  test("digits after a comma or semicolon are the next number, not an extension of the one before", () => {
+    // libphonenumber-js alone reads "98765 43210, 91234" as one number with extension 91234 and loses the second.
+    expect(extractIocs("call 98765 43210, 91234 56789").iocs.phones).toEqual(["98765 43210", "91234 56789"]);
+    expect(extractIocs("nums 98765 43210,98111 22333; +44 20 7946 0958").iocs.phones).toEqual(["98765 43210", "98111 22333", "+44 20 7946 0958"]);
+    expect(extractIocs("call 98765 43210, 9123 today").iocs.phones).toEqual(["98765 43210"]);
+  });
+
+  test("an extension with a label stays part of the number", () => {
+    expect(extractIocs("call +91 98765 43210 ext. 12 now").iocs.phones).toEqual(["+91 98765 43210 ext. 12"]);
+    expect(extractIocs("call 98765 43210 x123 now").iocs.phones).toEqual(["98765 43210 x123"]);
+  });
+
+  test("a joinchat invite written with its plus sign keeps its code", () => {
+    expect(extractIocs("join https://t.me/joinchat/+AbCdEf123 now").iocs.channels).toEqual(["https://t.me/joinchat/+AbCdEf123"]);
+    expect(extractIocs("join t.me/joinchat/AbCdEf123 now").iocs.channels).toEqual(["t.me/joinchat/AbCdEf123"]);
+  });
+});
+
 describe("wallet checksums", () => {
   test("EIP-55: a correct mixed-case checksum verifies, one flipped letter fails, one-case has none", () => {
     const good = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
