@@ -8,6 +8,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { assessAndSeal } from "../../capsules/assess/assess.js";
 import { checkJudgement, JudgementError } from "../../capsules/assess/judgement.js";
+import { checkMessageText } from "../../capsules/assess/message-text.js";
 import { AssessmentError } from "../../capsules/assessment/errors.js";
 import { parseAssessment } from "../../capsules/assessment/parse-assessment.js";
 import { BuiltCapsule } from "../../capsules/pipeline/build.js";
@@ -50,6 +51,7 @@ export async function assessMessage(args: AssessArgs, _call: CallInfo, ctx: Priv
   const { message_text: message, retain_message, supersede, ...rest } = args;
   let judgement;
   try {
+    checkMessageText(message, "message_text");
     judgement = checkJudgement(fromJs(rest) as JsonValue);
   } catch (e) {
     if (e instanceof JudgementError) return errorResult("rejected", e.message, { rule: e.rule, path: e.path });

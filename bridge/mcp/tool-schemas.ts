@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { JUDGEMENT_FIELDS } from "../../capsules/assess/judgement.js";
-import { ASSESSMENT_DIALECT } from "../../capsules/assessment/assessment-dialect.js";
+import { JUDGEMENT_DIALECT } from "../../capsules/assessment/assessment-dialect.js";
 import { IOC_KINDS } from "../../capsules/assessment/types.js";
 import { KNOWN_DETECTOR_SIGNALS, THREAT_RULE_IDS } from "../../published/pack/vocabulary.js";
 import { compileShape } from "../../src/json/shape-zod.js";
@@ -27,7 +27,18 @@ const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).op
 const cursor = z.string().min(1).max(256).optional().describe("next_cursor from the previous page");
 const reviewStatus = z.enum(REVIEW_STATES).optional().describe("only items in this review state");
 
-export const recordAssessmentInput = z.strictObject({
+/**
+ * A closed argument object whose "unknown argument" error counts the unknown names and lists the allowed ones, never
+ * quoting an unknown name: a key can carry a private value as well as a value can (the SDK sends the message back).
+ */
+function closedArgs<T extends z.ZodRawShape>(shape: T) {
+  const allowed = Object.keys(shape).join(", ");
+  return z.strictObject(shape, {
+    error: (iss) => (iss.code === "unrecognized_keys" ? `${iss.keys.length} unknown argument(s), names not shown (the arguments are ${allowed})` : undefined),
+  });
+}
+
+export const recordAssessmentInput = closedArgs({
   assessment: documentArg("one scamshield-provenance/v1 assessment (at most 1 MiB)"),
   message_text: z
     .string()
@@ -36,18 +47,16 @@ export const recordAssessmentInput = z.strictObject({
   retain_message: z.boolean().optional().describe("seal message_text into the private store (default false)"),
 });
 
-export const verifyCapsuleInput = z
-  .strictObject({
-    capsule: documentArg("an Evidence Capsule v1 file").optional(),
-    capsule_sha256: hex64.optional().describe("verify the capsule stored under this id instead"),
-  })
-  .refine((v) => (v.capsule === undefined) !== (v.capsule_sha256 === undefined), {
-    message: "give exactly one of capsule or capsule_sha256",
-  });
+export const verifyCapsuleInput = closedArgs({
+  capsule: documentArg("an Evidence Capsule v1 file").optional(),
+  capsule_sha256: hex64.optional().describe("verify the capsule stored under this id instead"),
+}).refine((v) => (v.capsule === undefined) !== (v.capsule_sha256 === undefined), {
+  message: "give exactly one of capsule or capsule_sha256",
+});
 
-export const listCapsulesInput = z.strictObject({ limit: limit(500, 50), cursor, review_status: reviewStatus });
+export const listCapsulesInput = closedArgs({ limit: limit(500, 50), cursor, review_status: reviewStatus });
 
-export const getCandidatesInput = z.strictObject({
+export const getCandidatesInput = closedArgs({
   include_typology_matches: z.boolean().optional().describe("also show message-level TYPOLOGY_MATCH hypotheses (default false)"),
   review_status: reviewStatus,
   limit: limit(200, 25),
@@ -57,7 +66,7 @@ export const getCandidatesInput = z.strictObject({
 /** The signal vocabulary of the typology matcher: the 45 detector signal names and the 10 threat rule ids. */
 export const SIGNAL_VOCABULARY = [...KNOWN_DETECTOR_SIGNALS, ...THREAT_RULE_IDS] as [string, ...string[]];
 
-export const matchTypologiesInput = z.strictObject({
+export const matchTypologiesInput = closedArgs({
   text: z.string().describe("the message text (at most 1 MiB); it is not stored"),
   signals: z
     .array(z.enum(SIGNAL_VOCABULARY, { error: (iss) => `unknown signal name ${typeof iss.input === "string" && /^[a-z][a-z0-9_]{0,63}$/.test(iss.input) ? `'${iss.input}'` : "(not an identifier)"}: use one of the 45 detector signal names or the 10 threat rule ids listed in this schema` }))
@@ -67,9 +76,9 @@ export const matchTypologiesInput = z.strictObject({
 });
 
 /** A judgement member compiled from the one shape definition (capsules/assess/judgement.ts). */
-const judgementField = (name: keyof typeof JUDGEMENT_FIELDS, description: string) => compileShape(JUDGEMENT_FIELDS[name], ASSESSMENT_DIALECT).describe(description);
+const judgementField = (name: keyof typeof JUDGEMENT_FIELDS, description: string) => compileShape(JUDGEMENT_FIELDS[name], JUDGEMENT_DIALECT).describe(description);
 
-export const assessMessageInput = z.strictObject({
+export const assessMessageInput = closedArgs({
   message_text: z.string().describe("the raw message exactly as received (at most 1 MiB); hashed and used, then dropped unless retain_message is true"),
   signals: judgementField("signals", `detector signal names you judge present in the message (closed vocabulary of assessment-v1 §2.3): ${KNOWN_DETECTOR_SIGNALS.join(", ")}`),
   findings: judgementField(
@@ -103,7 +112,7 @@ export const assessMessageOutput = z.strictObject({
   warnings: z.array(z.string()),
 });
 
-export const checkRegionalIndexInput = z.strictObject({ index: documentArg("a regional captured-news index") });
+export const checkRegionalIndexInput = closedArgs({ index: documentArg("a regional captured-news index") });
 
 const verificationSummary = z.strictObject({
   ok: z.boolean(),

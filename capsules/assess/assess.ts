@@ -15,6 +15,7 @@ import { findRecorded, noteRecorded, pseudonymKey } from "../store/recorded.js";
 import type { SealedStore } from "../store/store.js";
 import { checkAgainstMessage, deriveAssessment, type DerivedAssessment } from "./derive.js";
 import type { Judgement } from "./judgement.js";
+import { checkMessageText } from "./message-text.js";
 
 export interface AssessRequest {
   message: string;
@@ -41,6 +42,7 @@ export interface AssessOutcome {
 }
 
 export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: AssessRequest): AssessOutcome {
+  checkMessageText(req.message);
   const messageSha256 = createHash("sha256").update(req.message, "utf8").digest("hex");
   // The judgement must hold for the message even when nothing new is built (the extraction is reused below).
   const checked = checkAgainstMessage(req.message, req.judgement);
@@ -56,9 +58,11 @@ export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: A
   const built = buildFromIntake(derived.intake, ASSESS_PRODUCER);
   const capsuleBytes = built.bytes;
   const id = built.id;
+  // The message first: a capsule stored without the message it should retain would make a rerun answer "already
+  // recorded" with nothing retained. A retained message without its capsule is sealed and put again, idempotently.
+  if (retain) store.putMessage(req.message, messageSha256);
   store.putCapsule(built);
   noteRecorded(store, id, { messageSha256, assessmentId: derived.assessment.assessment_id, createdAt: derived.assessment.created_at });
-  if (retain) store.putMessage(req.message, messageSha256);
   return {
     status: "new",
     capsuleId: id,

@@ -10,7 +10,7 @@
 import { checkShape, ShapeViolation } from "../../src/json/shape-check.js";
 import { pathOf, type JsonValue } from "../../src/json/value.js";
 import { IOC_KINDS, KNOWN_DETECTOR_SIGNALS, THREAT_RULE_IDS } from "../../published/pack/vocabulary.js";
-import { array, ASSESSMENT_DIALECT, object, oneOf, record, rule, str, type Issue, type ObjectShape, type Seg } from "../assessment/assessment-dialect.js";
+import { array, JUDGEMENT_DIALECT, object, oneOf, record, rule, str, type Issue, type ObjectShape, type Seg } from "../assessment/assessment-dialect.js";
 import { AUTHORIZATIONS, SURFACES, type Authorization, type IocKind, type Surface } from "../assessment/types.js";
 import { FINDING_TIERS, THREAT_EVIDENCE_CLASSES, THREAT_RULES } from "../assessment/vocabulary.js";
 
@@ -109,7 +109,7 @@ export function judgementPath(segs: readonly Seg[]): string {
 /** Checks a strictly parsed judgement; returns it as plain JS or throws {@link JudgementError}. */
 export function checkJudgement(value: JsonValue): Judgement {
   try {
-    return checkShape(JUDGEMENT_SHAPE, value, ASSESSMENT_DIALECT) as Judgement;
+    return checkShape(JUDGEMENT_SHAPE, value, JUDGEMENT_DIALECT) as Judgement;
   } catch (e) {
     if (!(e instanceof ShapeViolation)) throw e;
     const path = judgementPath(e.path);

@@ -155,13 +155,16 @@ export function typeProblem(expected: string, got: KindName): string {
   return got === "missing" ? `missing (expected ${expected})` : `expected ${expected} (got ${got})`;
 }
 
-/** Problem of a string value against a string shape, or undefined. */
-export function stringProblem(shape: StringShape, s: string): string | undefined {
+/**
+ * Problem of a string value against a string shape, or undefined. `echo`: a value outside a closed vocabulary is
+ * quoted when it looks like a vocabulary word (assessments, as the reference validator does); never for judgements.
+ */
+export function stringProblem(shape: StringShape, s: string, echo = true): string | undefined {
   if (shape.oneOf) {
     if (shape.oneOf.includes(s)) return undefined;
     const expected =
       shape.oneOf.length === 1 ? `'${shape.oneOf[0]}'` : `one of ${shape.oneOf.join(", ")}`;
-    return `expected ${expected} (got ${echoString(s)})`;
+    return `expected ${expected} (got ${echo ? echoString(s) : `a string of ${codePointLength(s)} characters`})`;
   }
   if (s === "" && shape.emptyAllowed) return undefined;
   const n = s.length > shape.maxChars ? codePointLength(s) : s.length;
@@ -261,6 +264,20 @@ export const ASSESSMENT_DIALECT: ShapeDialect<StringFormat> = {
     ),
   describe: (shape) => formatRule(shape.format) || undefined,
   text: (problem) => problem.message,
+};
+
+/**
+ * The dialect of a client's judgement (capsules/assess/judgement.ts): the assessment rules, but no string value and
+ * no unknown key of the client is ever quoted. A judgement sits beside a private message, and a value put in the
+ * wrong field (a handle as a signal name, a phone number as a key) would otherwise come back in an error.
+ */
+export const JUDGEMENT_DIALECT: ShapeDialect<StringFormat> = {
+  ...ASSESSMENT_DIALECT,
+  string: (shape, s) => maybe(stringProblem(shape, s, false)),
+  unknown: (shape, keys) => {
+    const allowed = shape.kind === "record" ? shape.keys : Object.keys(shape.fields);
+    return schema(`${keys.length} unknown ${shape.kind === "record" ? "key(s)" : "field(s)"} (names not shown; allowed: ${allowed.join(", ")})`);
+  },
 };
 
 /** A path below the assessment root as text (`assessment.hypotheses[0].label`). */

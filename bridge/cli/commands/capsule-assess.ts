@@ -7,6 +7,7 @@
  */
 import { assessAndSeal } from "../../../capsules/assess/assess.js";
 import { checkJudgement, JudgementError } from "../../../capsules/assess/judgement.js";
+import { checkMessageText } from "../../../capsules/assess/message-text.js";
 import { AssessmentError } from "../../../capsules/assessment/errors.js";
 import { JsonLoadError, parseStrictJson } from "../../../src/json/parse.js";
 import { parseFlags, readLimited } from "../args.js";
@@ -54,6 +55,13 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   }
   // readMessageFile reads only a regular file: a FIFO, device or link is refused at once, never waited on.
   const message = readMessageFile(messageFile);
+  // Before the store is opened (or created): a message that cannot be recorded leaves nothing behind.
+  try {
+    checkMessageText(message.text, "--message-file");
+  } catch (e) {
+    if (e instanceof JudgementError) throw new CliError(e.message);
+    throw e;
+  }
 
   const { openOrCreateStore } = await import("../../../capsules/store/store.js");
   let outcome;

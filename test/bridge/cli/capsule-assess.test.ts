@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
@@ -132,7 +132,11 @@ describeShared("capsule assess", () => {
 
   it("errors: exit 2, empty stdout, one line naming the path and rule, never the value", async () => {
     expectFailure(await assess([], { ...JUDGEMENT, signals: ["made_up_signal"] }), /judgement\.signals\[0\]: expected one of /);
-    expectFailure(await assess([], { ...JUDGEMENT, extra: 1 }), /judgement: unknown field\(s\): extra/);
+    expectFailure(await assess([], { ...JUDGEMENT, extra: 1 }), /judgement: 1 unknown field\(s\) \(names not shown; allowed: signals, findings/);
+    // A value in the wrong field (here a handle without its @) is never quoted back.
+    const handleAsSignal = await assess([], { ...JUDGEMENT, signals: ["canarydesk_9"] });
+    expectFailure(handleAsSignal, /judgement\.signals\[0\]: expected one of .* \(got a string of 12 characters\)/);
+    expect(handleAsSignal.stderr).not.toContain("canarydesk_9");
     expectFailure(await assess([], { ...JUDGEMENT, findings: [{ rule_id: "wildlife_trade_offer", tier: "CONFIRMED_PATTERN", evidence_classes: ["offer"] }] }), /capped at LIKELY_SCAM/);
     const notThere = await assess([], { ...JUDGEMENT, iocs: { emails: ["CANARY-NOT-IN-TEXT@x.example"] } });
     expectFailure(notThere, /^evidence-bridge: judgement\.iocs\.emails\[0\]: this email does not occur in the message \(after Unicode normalisation\)\n$/);
@@ -148,5 +152,14 @@ describeShared("capsule assess", () => {
     expectFailure(await runCli(["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", join(dir, "link.txt")], JSON.stringify(JUDGEMENT)), /is not a regular file/);
     // Nothing was stored by any failure.
     expect(homeFiles().some((f) => f.includes("CANARY"))).toBe(false);
+  });
+
+  it("a message file without visible text is refused before a data directory is created", async () => {
+    const fresh = join(dir, "fresh-home");
+    const blank = join(dir, "blank.txt");
+    writeFileSync(blank, "\ufeff \u200b\n");
+    const r = await runCli(["--home", fresh, "--pack", PACK, "capsule", "assess", "--message-file", blank], JSON.stringify(JUDGEMENT));
+    expectFailure(r, /^evidence-bridge: --message-file: no visible character \(empty, or only spaces and invisible characters\)\n$/);
+    expect(existsSync(fresh)).toBe(false);
   });
 });

@@ -84,6 +84,34 @@ describeShared("assess_message", () => {
     expect(r.msg.result.isError).toBe(true);
   });
 
+  test("values or keys in the wrong place are refused without being quoted: a handle as a signal, a message as a key", async () => {
+    const asSignal = await s.call("assess_message", { message_text: MESSAGE, ...JUDGEMENT, signals: ["canarydesk_9"] });
+    expect(asSignal.msg.result.isError).toBe(true);
+    expect(asSignal.line).toContain("a string of 12 characters");
+    const asKey = await s.call("assess_message", { message_text: MESSAGE, ...JUDGEMENT, [`${HANDLE} ${CANARY}`]: "x" });
+    expect(asKey.msg.error?.message ?? asKey.msg.result?.content?.[0]?.text).toMatch(/1 unknown argument\(s\), names not shown \(the arguments are message_text, signals/);
+    const nested = await s.call("assess_message", { message_text: MESSAGE, ...JUDGEMENT, iocs: { [HANDLE]: ["x"] } });
+    expect(nested.msg.result?.isError ?? true).toBe(true);
+    for (const r of [asSignal, asKey, nested]) {
+      expect(r.line).not.toContain("canarydesk_9");
+      expect(r.line).not.toContain(HANDLE.slice(1));
+      expect(r.line).not.toContain(CANARY);
+    }
+  });
+
+  test("a message without visible text, or with a lone surrogate, is refused before anything is stored", async () => {
+    const before = await s.call("list_capsules", {});
+    const empty = await s.call("assess_message", { message_text: "\u200b \n", ...JUDGEMENT });
+    expect(empty.msg.result.isError).toBe(true);
+    expect(empty.msg.result.content[0].text).toBe("message_text: no visible character (empty, or only spaces and invisible characters)");
+    const lone = await s.call("assess_message", { message_text: `${CANARY} \ud800`, ...JUDGEMENT });
+    expect(lone.msg.result.isError).toBe(true);
+    expect(lone.msg.result.content[0].text).toMatch(/^message_text: not well-formed Unicode/);
+    expect(lone.line).not.toContain(CANARY);
+    const after = await s.call("list_capsules", {});
+    expect(after.msg.result.structuredContent.total).toBe(before.msg.result.structuredContent.total);
+  });
+
   test("private tool results carry a short sentence first and the structured content (also as JSON text)", async () => {
     const calls: [string, Record<string, unknown>, RegExp][] = [
       ["get_candidates", {}, /^\d+ outward candidate\(s\) for human review, \d+ withheld, \d+ excluded/],

@@ -1,0 +1,74 @@
+/** capsules/assess/assess.ts and message-text.ts: what a message must be, and nothing half-recorded. */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "vitest";
+import { assessAndSeal } from "../../../capsules/assess/assess.js";
+import { checkJudgement, JudgementError } from "../../../capsules/assess/judgement.js";
+import { checkMessageText } from "../../../capsules/assess/message-text.js";
+import { fromJs } from "../../../capsules/capsule/js-input.js";
+import { openOrCreateStore } from "../../../capsules/store/store.js";
+import { loadPackFile } from "../../../published/pack/file.js";
+import type { JsonValue } from "../../../src/json/value.js";
+import { describeShared, sharedPath } from "../../helpers/shared.js";
+import { tempHome } from "../store/synthetic.js";
+
+const homes: string[] = [];
+afterAll(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
+
+function refusal(text: string): { rule: string; message: string } | undefined {
+  try {
+    checkMessageText(text, "message_text");
+  } catch (e) {
+    if (e instanceof JudgementError) return { rule: e.rule, message: e.message };
+    throw e;
+  }
+  return undefined;
+}
+
+describe("checkMessageText", () => {
+  test("a message without any visible character is refused: empty, spaces, BOM, zero-width and bidi controls", () => {
+    for (const text of ["", " \n\t ", "\ufeff", "\u200b\u200c\u200d", "\u202e\u2066 \u2069", "\u3164"]) {
+      expect(refusal(text), JSON.stringify(text)).toEqual({ rule: "empty", message: "message_text: no visible character (empty, or only spaces and invisible characters)" });
+    }
+  });
+
+  test("a lone surrogate is refused: UTF-8 would turn it into U+FFFD, so two texts would share one hash", () => {
+    for (const text of ["X \ud800", "\udc00 call me", "a\ud83d"]) expect(refusal(text)?.rule, JSON.stringify(text)).toBe("well-formed");
+    // The error names the rule, never the text.
+    expect(refusal("secret-handle \ud800")?.message).not.toContain("secret-handle");
+  });
+
+  test("any visible character in any script is enough; surrogate pairs are well-formed", () => {
+    for (const text of ["x", " . ", "\u200b@desk", "九", "\ud83d\ude00", "é"]) expect(refusal(text), JSON.stringify(text)).toBeUndefined();
+  });
+});
+
+const JUDGEMENT = () => checkJudgement(fromJs({ signals: ["account_rental_offer"], findings: [], surface: "offline_import", authorization: "operator_authorized" }) as JsonValue);
+
+describeShared("assessAndSeal", () => {
+  const pack = () => loadPackFile(sharedPath("data/intelligence-pack/intelligence-pack-v1.json"));
+
+  test("a retained message that cannot be stored leaves no capsule behind, so a rerun records it", async () => {
+    const home = tempHome("assess-retain");
+    homes.push(home);
+    const store = await openOrCreateStore({ home, passphrase: undefined });
+    rmSync(store.layout.messages, { recursive: true, force: true });
+    mkdirSync(store.layout.root, { recursive: true });
+    writeFileSync(store.layout.messages, "not a directory");
+    const req = { message: "account on rent, DM @retain_desk", judgement: JUDGEMENT(), retainMessage: true };
+    expect(() => assessAndSeal(store, pack(), req)).toThrow(/not a directory/);
+    expect(store.capsuleIds()).toEqual([]);
+    rmSync(store.layout.messages);
+    const again = assessAndSeal(store, pack(), req);
+    expect(again.status).toBe("new");
+    expect(again.messageRetained).toBe(true);
+    expect(store.capsuleIds()).toEqual([again.capsuleId]);
+  });
+
+  test("an empty message is refused before anything is derived or stored", async () => {
+    const home = tempHome("assess-empty");
+    homes.push(home);
+    const store = await openOrCreateStore({ home, passphrase: undefined });
+    expect(() => assessAndSeal(store, pack(), { message: "\u200b \n", judgement: JUDGEMENT() })).toThrow(JudgementError);
+    expect(store.capsuleIds()).toEqual([]);
+  });
+});
