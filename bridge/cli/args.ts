@@ -14,6 +14,12 @@ export function parseFlags(args: string[], options: FlagSpec, allowPositionals =
     const { values, positionals } = parseArgs({ args, options, allowPositionals, strict: true });
     return { flags: values as Parsed["flags"], positionals };
   } catch (e) {
+    const code = (e as { code?: string }).code;
+    const unknown = code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /^Unknown option '([^']*)'/.exec((e as Error).message) : null;
+    if (unknown !== null) {
+      const names = Object.keys(options).map((n) => `--${n}`);
+      throw new CliError(`Unknown option '${unknown[1]}' (${names.length === 0 ? "this command takes no options" : `the options are ${names.join(", ")}`})`);
+    }
     throw new CliError((e as Error).message.split("\n")[0]);
   }
 }

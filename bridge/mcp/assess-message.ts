@@ -6,7 +6,7 @@
  * appears in a result or an error, and neither do IOC values or the message hash.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { assessAndSeal } from "../../capsules/assess/assess.js";
+import { assessAndSeal, CLEAN_DROPS_IOCS } from "../../capsules/assess/assess.js";
 import { checkJudgement, JudgementError } from "../../capsules/assess/judgement.js";
 import { checkMessageText } from "../../capsules/assess/message-text.js";
 import { AssessmentError } from "../../capsules/assessment/errors.js";
@@ -80,6 +80,7 @@ export async function assessMessage(args: AssessArgs, _call: CallInfo, ctx: Priv
   }
   if (outcome.supersedes.length > 0) warnings.push(`capsule ${outcome.capsuleId} supersedes ${outcome.supersedes.join(", ")}`);
   if (!outcome.messageRetained) warnings.push("message_text was hashed and used, then discarded (retain_message is false)");
+  if (outcome.clientIocsDropped === true) warnings.push(CLEAN_DROPS_IOCS);
   warnings.push(...summary.warnings);
   const iocs = assessment.detector.iocs;
   const result: Record<string, unknown> = {

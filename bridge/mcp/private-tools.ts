@@ -44,7 +44,8 @@ export const PRIVATE_TOOLS: readonly PrivateToolDef[] = [
       "Records a suspicious message from its raw text: you give the message and your judgement in closed vocabularies (detector signal names, threat findings with exact quotes, surface, authorization; optionally observed_at, source and IOCs you noticed). The bridge derives everything else deterministically (message hash, IOCs of six kinds, scores and tiers, typology hypotheses, assessment id), builds and verifies the Evidence Capsule and seals it into the private store. The text is dropped unless retain_message is true. A message already recorded returns its capsule id unless supersede is true. Returns the capsule id, tiers, IOC counts per kind, verification and the minimized outward candidate preview; never the text, IOC values or hashes. Nothing leaves this machine.",
     input: S.assessMessageInput,
     output: S.assessMessageOutput,
-    annotations: { title: "Assess and record a raw message privately", ...local(false) },
+    // Not idempotent: with supersede: true the same message is recorded again as a new capsule.
+    annotations: { title: "Assess and record a raw message privately", ...local(false), idempotentHint: false },
     run: async (args, call, ctx) => (await import("./assess-message.js")).assessMessage(args, call, ctx),
   },
   {

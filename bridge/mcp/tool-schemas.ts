@@ -87,7 +87,7 @@ export const assessMessageInput = closedArgs({
   ),
   surface: judgementField("surface", "where the message was collected"),
   authorization: judgementField("authorization", "why it may be processed (public_channel needs public, private_submission needs user_submitted)"),
-  observed_at: judgementField("observed_at", "when the message was seen, UTC YYYY-MM-DDTHH:MM:SS[.ffffff]Z (default: now)").optional(),
+  observed_at: judgementField("observed_at", "when the message was seen, UTC YYYY-MM-DDTHH:MM:SS[.ffffff]Z (default: the assessment's created_at, i.e. now)").optional(),
   source: judgementField("source", "where it was seen (chat or channel id); stored only as a keyed pseudonym; required for public_channel").optional(),
   iocs: judgementField("iocs", `IOCs you noticed, by kind (${IOC_KINDS.join(", ")}); each must occur in the message (after Unicode normalisation). The bridge extracts IOCs itself as well`).optional(),
   retain_message: z.boolean().optional().describe("seal message_text into the private store (default false)"),

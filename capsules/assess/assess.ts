@@ -39,7 +39,15 @@ export interface AssessOutcome {
   /** The derived assessment (only for `new`). */
   assessment?: Assessment;
   walletChecksums?: DerivedAssessment["wallet_checksums"];
+  /**
+   * True when the judgement named IOCs and none was recorded: the assessment came out CLEAN with a detector score
+   * under 15, and assessment-v1 then records no IOCs (`iocs: {}`). The doors say so.
+   */
+  clientIocsDropped?: boolean;
 }
+
+/** The doors' words for {@link AssessOutcome.clientIocsDropped}. */
+export const CLEAN_DROPS_IOCS = "the judgement's iocs were not recorded: the assessment is CLEAN with a detector score under 15, and assessment-v1 then records no IOCs";
 
 export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: AssessRequest): AssessOutcome {
   checkMessageText(req.message);
@@ -72,5 +80,6 @@ export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: A
     messageRetained: retain,
     assessment: derived.assessment,
     walletChecksums: derived.wallet_checksums,
+    clientIocsDropped: Object.values(req.judgement.iocs ?? {}).some((v) => v.length > 0) && Object.keys(derived.assessment.detector.iocs).length === 0,
   };
 }

@@ -5,7 +5,7 @@
  * (canonical JSON + LF) on stdout. Same error contract as `capsule build`: exit 2, nothing on stdout, one stderr
  * line. A message already recorded prints the stored capsule and says so on stderr, unless --supersede.
  */
-import { assessAndSeal } from "../../../capsules/assess/assess.js";
+import { assessAndSeal, CLEAN_DROPS_IOCS } from "../../../capsules/assess/assess.js";
 import { checkJudgement, JudgementError } from "../../../capsules/assess/judgement.js";
 import { checkMessageText } from "../../../capsules/assess/message-text.js";
 import { AssessmentError } from "../../../capsules/assessment/errors.js";
@@ -44,6 +44,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   if (messageFile === undefined || messageFile === "") throw new CliError("--message-file: the raw message file is required");
   const { pack, resolved, config } = loadPack(ctx);
   const raw = await readLimited(ctx.io.stdin, JUDGEMENT_MAX_BYTES, `judgement exceeds ${JUDGEMENT_MAX_BYTES} bytes`);
+  if (raw.length === 0) throw new CliError("judgement: stdin is empty (the judgement JSON is read from stdin; docs/assess.md)");
   let judgement;
   try {
     judgement = checkJudgement(parseStrictJson(raw));
@@ -86,6 +87,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   } else if (outcome.supersedes.length > 0) {
     ctx.io.stderr.write(`evidence-bridge: capsule ${outcome.capsuleId} supersedes ${outcome.supersedes.join(", ")}\n`);
   }
+  if (outcome.clientIocsDropped === true) ctx.io.stderr.write(`evidence-bridge: ${CLEAN_DROPS_IOCS}\n`);
   return 0;
 }
 

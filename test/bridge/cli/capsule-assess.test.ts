@@ -144,6 +144,8 @@ describeShared("capsule assess", () => {
     expectFailure(fragment, /fragments\.offer\[0\]: not an exact substring/);
     expect(fragment.stderr).not.toContain("CANARY");
     expectFailure(await assess([], "{not json"), /judgement: not strict JSON/);
+    expectFailure(await assess([], ""), /^evidence-bridge: judgement: stdin is empty/);
+    expectFailure(await assess(["--retain"]), /^evidence-bridge: Unknown option '--retain' \(the options are --message-file, --retain-message, --supersede\)\n$/);
     expectFailure(await runCli(["--home", home, "--pack", PACK, "capsule", "assess"], "{}"), /--message-file: the raw message file is required/);
     const fifo = join(dir, "fifo");
     execFileSync("mkfifo", [fifo]);

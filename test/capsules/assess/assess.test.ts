@@ -1,5 +1,6 @@
 /** capsules/assess/assess.ts and message-text.ts: what a message must be, and nothing half-recorded. */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { assessAndSeal } from "../../../capsules/assess/assess.js";
 import { checkJudgement, JudgementError } from "../../../capsules/assess/judgement.js";
@@ -8,7 +9,8 @@ import { fromJs } from "../../../capsules/capsule/js-input.js";
 import { openOrCreateStore } from "../../../capsules/store/store.js";
 import { loadPackFile } from "../../../published/pack/file.js";
 import type { JsonValue } from "../../../src/json/value.js";
-import { describeShared, sharedPath } from "../../helpers/shared.js";
+import { parseStrictJson } from "../../../src/json/parse.js";
+import { describeShared, repoRoot, sharedPath } from "../../helpers/shared.js";
 import { tempHome } from "../store/synthetic.js";
 
 const homes: string[] = [];
@@ -64,11 +66,40 @@ describeShared("assessAndSeal", () => {
     expect(store.capsuleIds()).toEqual([again.capsuleId]);
   });
 
+  test("client IOCs of a CLEAN message are not recorded, and the outcome says so", async () => {
+    const home = tempHome("assess-clean");
+    homes.push(home);
+    const store = await openOrCreateStore({ home, passphrase: undefined });
+    const judgement = checkJudgement(fromJs({ signals: [], findings: [], surface: "offline_import", authorization: "operator_authorized", iocs: { handles: ["@quiet_handle"] } }) as JsonValue);
+    const quiet = assessAndSeal(store, pack(), { message: "hello, write to @quiet_handle", judgement });
+    expect(quiet.assessment?.detector.iocs).toEqual({});
+    expect(quiet.clientIocsDropped).toBe(true);
+    const named = checkJudgement(fromJs({ signals: ["account_rental_offer"], findings: [], surface: "offline_import", authorization: "operator_authorized", iocs: { handles: ["@loud_handle"] } }) as JsonValue);
+    const loud = assessAndSeal(store, pack(), { message: "account on rent, write to @loud_handle", judgement: named });
+    expect(loud.assessment?.detector.iocs.handles).toEqual(["@loud_handle"]);
+    expect(loud.clientIocsDropped).toBe(false);
+  });
+
   test("an empty message is refused before anything is derived or stored", async () => {
     const home = tempHome("assess-empty");
     homes.push(home);
     const store = await openOrCreateStore({ home, passphrase: undefined });
     expect(() => assessAndSeal(store, pack(), { message: "\u200b \n", judgement: JUDGEMENT() })).toThrow(JudgementError);
     expect(store.capsuleIds()).toEqual([]);
+  });
+});
+
+describe("the shipped example judgement (examples/synthetic/judgement.json, docs/assess.md)", () => {
+  test("is accepted and records the synthetic message with the synthetic pack", async () => {
+    const dir = join(repoRoot, "examples", "synthetic");
+    const judgement = checkJudgement(parseStrictJson(readFileSync(join(dir, "judgement.json"))));
+    const message = readFileSync(join(dir, "message.txt"), "utf8");
+    const home = tempHome("assess-example");
+    homes.push(home);
+    const store = await openOrCreateStore({ home, passphrase: undefined });
+    const out = assessAndSeal(store, loadPackFile(join(dir, "intelligence-pack.json")), { message, judgement });
+    expect(out.status).toBe("new");
+    expect(out.assessment?.detector.iocs.handles).toEqual(["@synthetic_recruiter_demo"]);
+    expect(out.assessment?.threat_assessment.tier).toBe("WATCH");
   });
 });
