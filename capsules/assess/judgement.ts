@@ -13,6 +13,7 @@ import { IOC_KINDS, KNOWN_DETECTOR_SIGNALS, THREAT_RULE_IDS } from "../../publis
 import { array, JUDGEMENT_DIALECT, object, oneOf, record, rule, str, type Issue, type ObjectShape, type Seg } from "../assessment/assessment-dialect.js";
 import { AUTHORIZATIONS, SURFACES, type Authorization, type IocKind, type Surface } from "../assessment/types.js";
 import { FINDING_TIERS, THREAT_EVIDENCE_CLASSES, THREAT_RULES } from "../assessment/vocabulary.js";
+import { significantLength } from "../guard/forms.js";
 
 export type FindingTier = (typeof FINDING_TIERS)[number];
 
@@ -38,12 +39,40 @@ export interface Judgement {
 /** Evidence classes that carry fragments (§2.4: `contact` never does). */
 export const FRAGMENT_CLASSES = THREAT_EVIDENCE_CLASSES.filter((c) => c !== "contact");
 
+/**
+ * Fewest significant characters (letters or digits, as the outward guard counts them) of a quoted fragment. A
+ * shorter quote is no evidence, and as a private value it would make the guard withhold every outward text that
+ * holds it as a word.
+ */
+export const MIN_FRAGMENT_SIGNIFICANT = 3;
+
+/**
+ * Fewest significant characters of an IOC the client names, per kind (phones: digits): the shortest value of the
+ * kind's own format (a Telegram username has 5, a phone number 7 digits, a wallet address 25, `a@b.io` 4, `x.co` 3).
+ * A shorter value is not one of that kind.
+ */
+export const MIN_IOC_SIGNIFICANT: Readonly<Record<IocKind, number>> = { handles: 5, phones: 7, channels: 5, wallets: 25, emails: 4, urls: 3 };
+
+const DIGIT = /\p{Nd}/gu;
+
 function findingIsCoherent(f: JudgementFinding): Issue | undefined {
   if (THREAT_RULES[f.rule_id].cappedAtLikelyScam && f.tier === "CONFIRMED_PATTERN") {
     return { path: ["tier"], message: `rule ${f.rule_id} is capped at LIKELY_SCAM (got CONFIRMED_PATTERN)` };
   }
-  for (const cls of Object.keys(f.fragments ?? {})) {
+  for (const [cls, quotes] of Object.entries(f.fragments ?? {})) {
     if (!f.evidence_classes.includes(cls)) return { path: ["fragments", cls], message: `evidence class ${cls} is not listed in evidence_classes` };
+    const short = quotes.findIndex((q) => significantLength(q) < MIN_FRAGMENT_SIGNIFICANT);
+    if (short >= 0) return { path: ["fragments", cls, short], message: `a quote needs at least ${MIN_FRAGMENT_SIGNIFICANT} letters or digits` };
+  }
+  return undefined;
+}
+
+function iocsHaveTheirKindsLength(j: Judgement): Issue | undefined {
+  for (const kind of IOC_KINDS) {
+    const values = j.iocs?.[kind] ?? [];
+    const min = MIN_IOC_SIGNIFICANT[kind];
+    const short = values.findIndex((v) => (kind === "phones" ? (v.match(DIGIT) ?? []).length : significantLength(v)) < min);
+    if (short >= 0) return { path: ["iocs", kind, short], message: `too short for one of ${kind}: at least ${min} ${kind === "phones" ? "digits" : "letters or digits"}` };
   }
   return undefined;
 }
@@ -84,11 +113,11 @@ export const JUDGEMENT_FIELDS = {
 
 export const JUDGEMENT_SHAPE: ObjectShape = object(JUDGEMENT_FIELDS, {
   optional: ["observed_at", "source", "iocs"],
-  rules: [rule<Judgement>(collectionIsCoherent)],
+  rules: [rule<Judgement>(collectionIsCoherent), rule<Judgement>(iocsHaveTheirKindsLength)],
 });
 
 /** The whole-judgement rules the member shapes alone do not carry (for callers that compiled the members). */
-export const JUDGEMENT_RULES = [collectionIsCoherent] as const;
+export const JUDGEMENT_RULES = [collectionIsCoherent, iocsHaveTheirKindsLength] as const;
 
 /** A violation of the judgement: one line naming the path and the rule. Never echoes a value that could be private. */
 export class JudgementError extends Error {

@@ -44,6 +44,35 @@ describe("checkMessageText", () => {
   });
 });
 
+describe("quotes and client IOCs too short to be evidence", () => {
+  const base = { signals: [], findings: [], surface: "offline_import", authorization: "operator_authorized" };
+  const refusal = (extra: Record<string, unknown>): string | undefined => {
+    try {
+      checkJudgement(fromJs({ ...base, ...extra }) as JsonValue);
+    } catch (e) {
+      if (e instanceof JudgementError) return e.message;
+      throw e;
+    }
+    return undefined;
+  };
+
+  test("a quote needs 3 letters or digits: one letter or a zero-width character would make the guard withhold", () => {
+    const finding = (q: string) => ({ findings: [{ rule_id: "task_scam_pattern", tier: "WATCH", evidence_classes: ["offer"], fragments: { offer: ["paid daily", q] } }] });
+    expect(refusal(finding("a"))).toBe("judgement.findings[0].fragments.offer[1]: a quote needs at least 3 letters or digits");
+    expect(refusal(finding("\u200b"))).toBe("judgement.findings[0].fragments.offer[1]: a quote needs at least 3 letters or digits");
+    expect(refusal(finding("5 %"))).toBe("judgement.findings[0].fragments.offer[1]: a quote needs at least 3 letters or digits");
+    expect(refusal(finding("3% daily"))).toBeUndefined();
+  });
+
+  test("a client IOC needs the length of its kind's format, and the error never quotes it", () => {
+    expect(refusal({ iocs: { phones: ["e"] } })).toBe("judgement.iocs.phones[0]: too short for one of phones: at least 7 digits");
+    expect(refusal({ iocs: { phones: ["CANARYPIN"] } })).toBe("judgement.iocs.phones[0]: too short for one of phones: at least 7 digits");
+    expect(refusal({ iocs: { wallets: ["bank"] } })).toBe("judgement.iocs.wallets[0]: too short for one of wallets: at least 25 letters or digits");
+    expect(refusal({ iocs: { handles: ["@desk_9", "@ab"] } })).toBe("judgement.iocs.handles[1]: too short for one of handles: at least 5 letters or digits");
+    expect(refusal({ iocs: { phones: ["+91 98765 43210"], handles: ["@desk_9"], urls: ["a.io"], emails: ["a@b.io"] } })).toBeUndefined();
+  });
+});
+
 const JUDGEMENT = () => checkJudgement(fromJs({ signals: ["account_rental_offer"], findings: [], surface: "offline_import", authorization: "operator_authorized" }) as JsonValue);
 
 describeShared("assessAndSeal", () => {
