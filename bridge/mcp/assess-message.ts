@@ -79,7 +79,8 @@ export async function assessMessage(args: AssessArgs, _call: CallInfo, ctx: Priv
     warnings.push(`this message was already recorded as capsule ${outcome.capsuleId}; nothing new was built (pass supersede: true to record it again)`);
   }
   if (outcome.supersedes.length > 0) warnings.push(`capsule ${outcome.capsuleId} supersedes ${outcome.supersedes.join(", ")}`);
-  if (!outcome.messageRetained) warnings.push("message_text was hashed and used, then discarded (retain_message is false)");
+  if (!outcome.messageHeld) warnings.push("message_text was hashed and used, then discarded (retain_message is false)");
+  else if (!outcome.messageRetained) warnings.push("message_text was hashed and used; the store already holds it sealed from an earlier call");
   if (outcome.clientIocsDropped === true) warnings.push(CLEAN_DROPS_IOCS);
   warnings.push(...summary.warnings);
   const iocs = assessment.detector.iocs;

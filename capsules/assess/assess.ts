@@ -36,6 +36,8 @@ export interface AssessOutcome {
   /** Capsules of the same message this one supersedes (only with `supersede`). */
   supersedes: string[];
   messageRetained: boolean;
+  /** The store holds the message sealed: retained now, or by an earlier call. */
+  messageHeld: boolean;
   /** The derived assessment (only for `new`). */
   assessment?: Assessment;
   walletChecksums?: DerivedAssessment["wallet_checksums"];
@@ -60,7 +62,7 @@ export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: A
     const id = existing[existing.length - 1]; // the newest
     if (retain) store.putMessage(req.message, messageSha256);
     const capsule = store.openCapsule(id);
-    return { status: "already_recorded", capsuleId: id, capsuleBytes: capsule.bytes, capsule, supersedes: [], messageRetained: retain };
+    return { status: "already_recorded", capsuleId: id, capsuleBytes: capsule.bytes, capsule, supersedes: [], messageRetained: retain, messageHeld: retain || store.hasMessage(messageSha256) };
   }
   const derived = deriveAssessment({ message: req.message, judgement: req.judgement, pack, pseudonymKey: pseudonymKey(store), now: req.now, checked });
   const built = buildFromIntake(derived.intake, ASSESS_PRODUCER);
@@ -78,6 +80,7 @@ export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: A
     capsule: built,
     supersedes: existing.filter((x) => x !== id),
     messageRetained: retain,
+    messageHeld: retain || store.hasMessage(messageSha256),
     assessment: derived.assessment,
     walletChecksums: derived.wallet_checksums,
     clientIocsDropped: Object.values(req.judgement.iocs ?? {}).some((v) => v.length > 0) && Object.keys(derived.assessment.detector.iocs).length === 0,

@@ -83,7 +83,8 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   rememberPack(config, resolved);
   await new Promise<void>((resolve, reject) => ctx.io.stdout.write(outcome.capsuleBytes, (err) => (err ? reject(err) : resolve())));
   if (outcome.status === "already_recorded") {
-    ctx.io.stderr.write(`evidence-bridge: this message was already recorded as capsule ${outcome.capsuleId}; nothing new was built (use --supersede to record it again)\n`);
+    const sealed = outcome.messageRetained ? "; its text is now sealed in the store" : "";
+    ctx.io.stderr.write(`evidence-bridge: this message was already recorded as capsule ${outcome.capsuleId}; nothing new was built (use --supersede to record it again)${sealed}\n`);
   } else if (outcome.supersedes.length > 0) {
     ctx.io.stderr.write(`evidence-bridge: capsule ${outcome.capsuleId} supersedes ${outcome.supersedes.join(", ")}\n`);
   }

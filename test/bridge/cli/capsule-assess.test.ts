@@ -112,6 +112,8 @@ describeShared("capsule assess", () => {
     expect(again.stdout).toBe(first.stdout);
     const id = JSON.parse(first.stdout).content_sha256;
     expect(again.stderr).toBe(`evidence-bridge: this message was already recorded as capsule ${id}; nothing new was built (use --supersede to record it again)\n`);
+    const retained = await assess(["--retain-message"]);
+    expect(retained.stderr).toBe(`evidence-bridge: this message was already recorded as capsule ${id}; nothing new was built (use --supersede to record it again); its text is now sealed in the store\n`);
     await new Promise((r) => setTimeout(r, 5)); // a later created_at
     const superseding = await assess(["--supersede"]);
     expect(superseding.code).toBe(0);

@@ -99,6 +99,16 @@ describeShared("assess_message", () => {
     }
   });
 
+  test("a message retained earlier is not said to be discarded when it is sent again", async () => {
+    const text = `${MESSAGE} (retained copy)`;
+    const first = await s.call("assess_message", { message_text: text, ...JUDGEMENT, retain_message: true });
+    expect(first.msg.result.structuredContent.message_retained).toBe(true);
+    const again = await s.call("assess_message", { message_text: text, ...JUDGEMENT });
+    const warnings: string[] = again.msg.result.structuredContent.warnings;
+    expect(warnings).toContain("message_text was hashed and used; the store already holds it sealed from an earlier call");
+    expect(warnings.join(" ")).not.toMatch(/discarded/);
+  });
+
   test("a message without visible text, or with a lone surrogate, is refused before anything is stored", async () => {
     const before = await s.call("list_capsules", {});
     const empty = await s.call("assess_message", { message_text: "\u200b \n", ...JUDGEMENT });
