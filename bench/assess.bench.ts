@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { assessAndSeal } from "../capsules/assess/assess.js";
 import { deriveAssessment } from "../capsules/assess/derive.js";
 import type { Judgement } from "../capsules/assess/judgement.js";
+import { checkMessageText } from "../capsules/assess/message-text.js";
 import { openOrCreateStore } from "../capsules/store/store.js";
 import { loadPackFile } from "../published/pack/file.js";
 import { makeExtractionProbe, type ProbeName, type ProbeTimes } from "./extraction-probe.js";
@@ -65,7 +66,7 @@ export async function benchAssess(): Promise<BenchResult[]> {
     const store = await openOrCreateStore({ home: join(home, "in-process"), passphrase: undefined });
     let n = 0;
     const kb = `${(Buffer.byteLength(message(0)) / 1024).toFixed(1)} KB`;
-    const inProcess = await measure(() => assessAndSeal(store, pack, { message: message(n++), judgement: JUDGEMENT }), { runs: 30, warmup: 5 });
+    const inProcess = await measure(() => assessAndSeal(store, pack, { message: checkMessageText(message(n++)), judgement: JUDGEMENT }), { runs: 30, warmup: 5 });
     rows.push(atMost(`assess_message in process (${kb} message: derive + intake + build + verify + seal)`, inProcess, 20));
 
     const bin = resolve(repo, "dist", "bundle", "bin.js");

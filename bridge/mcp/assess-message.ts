@@ -50,8 +50,9 @@ export async function assessMessage(args: AssessArgs, _call: CallInfo, ctx: Priv
   if (size > MATCH_TEXT_MAX_BYTES) return errorResult("rejected", `message_text: ${size} bytes exceed the ${MATCH_TEXT_MAX_BYTES}-byte (1 MiB) limit`, { rule: "size" });
   const { message_text: message, retain_message, supersede, ...rest } = args;
   let judgement;
+  let checkedMessage;
   try {
-    checkMessageText(message, "message_text");
+    checkedMessage = checkMessageText(message, "message_text");
     judgement = checkJudgement(fromJs(rest) as JsonValue);
   } catch (e) {
     if (e instanceof JudgementError) return errorResult("rejected", e.message, { rule: e.rule, path: e.path });
@@ -66,7 +67,7 @@ export async function assessMessage(args: AssessArgs, _call: CallInfo, ctx: Priv
   try {
     const store = await ctx.state.storeForWriting();
     made = cacheDerivationsOnPut(store, pack);
-    outcome = assessAndSeal(store, pack, { message, judgement, retainMessage: retain_message === true, supersede: supersede === true });
+    outcome = assessAndSeal(store, pack, { message: checkedMessage, judgement, retainMessage: retain_message === true, supersede: supersede === true });
   } catch (e) {
     if (e instanceof JudgementError) return errorResult("rejected", e.message, { rule: e.rule, path: e.path });
     if (e instanceof AssessmentError) return errorResult("rejected", e.message, { rule: e.rule, ...(e.path ? { path: e.path } : {}) });

@@ -15,10 +15,11 @@ import { findRecorded, noteRecorded, pseudonymKey } from "../store/recorded.js";
 import type { SealedStore } from "../store/store.js";
 import { checkAgainstMessage, deriveAssessment, type DerivedAssessment } from "./derive.js";
 import type { Judgement } from "./judgement.js";
-import { checkMessageText } from "./message-text.js";
+import type { MessageText } from "./message-text.js";
 
 export interface AssessRequest {
-  message: string;
+  /** The message, checked by the door that received it ({@link checkMessageText}). */
+  message: MessageText;
   judgement: Judgement;
   retainMessage?: boolean;
   supersede?: boolean;
@@ -52,25 +53,25 @@ export interface AssessOutcome {
 export const CLEAN_DROPS_IOCS = "the judgement's iocs were not recorded: the assessment is CLEAN with a detector score under 15, and assessment-v1 then records no IOCs";
 
 export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: AssessRequest): AssessOutcome {
-  checkMessageText(req.message);
-  const messageSha256 = createHash("sha256").update(req.message, "utf8").digest("hex");
+  const message = req.message.text;
+  const messageSha256 = createHash("sha256").update(message, "utf8").digest("hex");
   // The judgement must hold for the message even when nothing new is built (the extraction is reused below).
-  const checked = checkAgainstMessage(req.message, req.judgement);
+  const checked = checkAgainstMessage(message, req.judgement);
   const existing = findRecorded(store, { messageSha256 });
   const retain = req.retainMessage === true;
   if (existing.length > 0 && req.supersede !== true) {
     const id = existing[existing.length - 1]; // the newest
-    if (retain) store.putMessage(req.message, messageSha256);
+    if (retain) store.putMessage(message, messageSha256);
     const capsule = store.openCapsule(id);
     return { status: "already_recorded", capsuleId: id, capsuleBytes: capsule.bytes, capsule, supersedes: [], messageRetained: retain, messageHeld: retain || store.hasMessage(messageSha256) };
   }
-  const derived = deriveAssessment({ message: req.message, judgement: req.judgement, pack, pseudonymKey: pseudonymKey(store), now: req.now, checked });
+  const derived = deriveAssessment({ message, judgement: req.judgement, pack, pseudonymKey: pseudonymKey(store), now: req.now, checked });
   const built = buildFromIntake(derived.intake, ASSESS_PRODUCER);
   const capsuleBytes = built.bytes;
   const id = built.id;
   // The message first: a capsule stored without the message it should retain would make a rerun answer "already
   // recorded" with nothing retained. A retained message without its capsule is sealed and put again, idempotently.
-  if (retain) store.putMessage(req.message, messageSha256);
+  if (retain) store.putMessage(message, messageSha256);
   store.putCapsule(built);
   noteRecorded(store, id, { messageSha256, assessmentId: derived.assessment.assessment_id, createdAt: derived.assessment.created_at });
   return {

@@ -16,14 +16,26 @@ const LONE_SURROGATE = /\p{Cs}/u;
 const VISIBLE = /\S/u;
 
 /**
- * Throws {@link JudgementError} when `message` is not a text `assess` can record; `field` names it as the caller's
- * door does (`message_text`, `--message-file`).
+ * A message text that passed {@link checkMessageText}: the only way to make one, so `assessAndSeal` takes the proof
+ * instead of checking (normalising the whole text) again. Each door checks before it opens the store.
  */
-export function checkMessageText(message: string, field = "message"): void {
-  if (LONE_SURROGATE.test(message)) {
-    throw new JudgementError(`${field}: not well-formed Unicode (a lone surrogate; UTF-16 halves must come in pairs)`, field, "well-formed");
-  }
-  if (!VISIBLE.test(normalisedView(message, false).text)) {
-    throw new JudgementError(`${field}: no visible character (empty, or only spaces and invisible characters)`, field, "empty");
+export class MessageText {
+  private constructor(readonly text: string) {}
+
+  /**
+   * The checked message, or {@link JudgementError} when `message` is not a text `assess` can record; `field` names
+   * it as the caller's door does (`message_text`, `--message-file`).
+   */
+  static check(message: string, field = "message"): MessageText {
+    if (LONE_SURROGATE.test(message)) {
+      throw new JudgementError(`${field}: not well-formed Unicode (a lone surrogate; UTF-16 halves must come in pairs)`, field, "well-formed");
+    }
+    if (!VISIBLE.test(normalisedView(message, false).text)) {
+      throw new JudgementError(`${field}: no visible character (empty, or only spaces and invisible characters)`, field, "empty");
+    }
+    return new MessageText(message);
   }
 }
+
+/** {@link MessageText.check}. */
+export const checkMessageText = MessageText.check;

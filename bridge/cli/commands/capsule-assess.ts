@@ -57,8 +57,9 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   // readMessageFile reads only a regular file: a FIFO, device or link is refused at once, never waited on.
   const message = readMessageFile(messageFile);
   // Before the store is opened (or created): a message that cannot be recorded leaves nothing behind.
+  let checkedMessage;
   try {
-    checkMessageText(message.text, "--message-file");
+    checkedMessage = checkMessageText(message.text, "--message-file");
   } catch (e) {
     if (e instanceof JudgementError) throw new CliError(e.message);
     throw e;
@@ -71,7 +72,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     // Like capsule build: the capsule's derivation is written at put, so a later feed reads it (docs/feed.md).
     (await import("../../../capsules/pipeline/stored.js")).cacheDerivationsOnPut(store, pack);
     outcome = assessAndSeal(store, pack, {
-      message: message.text,
+      message: checkedMessage,
       judgement,
       retainMessage: flags["retain-message"] === true,
       supersede: flags.supersede === true,

@@ -85,7 +85,7 @@ describeShared("assessAndSeal", () => {
     rmSync(store.layout.messages, { recursive: true, force: true });
     mkdirSync(store.layout.root, { recursive: true });
     writeFileSync(store.layout.messages, "not a directory");
-    const req = { message: "account on rent, DM @retain_desk", judgement: JUDGEMENT(), retainMessage: true };
+    const req = { message: checkMessageText("account on rent, DM @retain_desk"), judgement: JUDGEMENT(), retainMessage: true };
     expect(() => assessAndSeal(store, pack(), req)).toThrow(/not a directory/);
     expect(store.capsuleIds()).toEqual([]);
     rmSync(store.layout.messages);
@@ -100,11 +100,11 @@ describeShared("assessAndSeal", () => {
     homes.push(home);
     const store = await openOrCreateStore({ home, passphrase: undefined });
     const judgement = checkJudgement(fromJs({ signals: [], findings: [], surface: "offline_import", authorization: "operator_authorized", iocs: { handles: ["@quiet_handle"] } }) as JsonValue);
-    const quiet = assessAndSeal(store, pack(), { message: "hello, write to @quiet_handle", judgement });
+    const quiet = assessAndSeal(store, pack(), { message: checkMessageText("hello, write to @quiet_handle"), judgement });
     expect(quiet.assessment?.detector.iocs).toEqual({});
     expect(quiet.clientIocsDropped).toBe(true);
     const named = checkJudgement(fromJs({ signals: ["account_rental_offer"], findings: [], surface: "offline_import", authorization: "operator_authorized", iocs: { handles: ["@loud_handle"] } }) as JsonValue);
-    const loud = assessAndSeal(store, pack(), { message: "account on rent, write to @loud_handle", judgement: named });
+    const loud = assessAndSeal(store, pack(), { message: checkMessageText("account on rent, write to @loud_handle"), judgement: named });
     expect(loud.assessment?.detector.iocs.handles).toEqual(["@loud_handle"]);
     expect(loud.clientIocsDropped).toBe(false);
   });
@@ -113,7 +113,7 @@ describeShared("assessAndSeal", () => {
     const home = tempHome("assess-empty");
     homes.push(home);
     const store = await openOrCreateStore({ home, passphrase: undefined });
-    expect(() => assessAndSeal(store, pack(), { message: "\u200b \n", judgement: JUDGEMENT() })).toThrow(JudgementError);
+    expect(() => assessAndSeal(store, pack(), { message: checkMessageText("\u200b \n"), judgement: JUDGEMENT() })).toThrow(JudgementError);
     expect(store.capsuleIds()).toEqual([]);
   });
 });
@@ -126,7 +126,7 @@ describe("the shipped example judgement (examples/synthetic/judgement.json, docs
     const home = tempHome("assess-example");
     homes.push(home);
     const store = await openOrCreateStore({ home, passphrase: undefined });
-    const out = assessAndSeal(store, loadPackFile(join(dir, "intelligence-pack.json")), { message, judgement });
+    const out = assessAndSeal(store, loadPackFile(join(dir, "intelligence-pack.json")), { message: checkMessageText(message), judgement });
     expect(out.status).toBe("new");
     expect(out.assessment?.detector.iocs.handles).toEqual(["@synthetic_recruiter_demo"]);
     expect(out.assessment?.threat_assessment.tier).toBe("WATCH");

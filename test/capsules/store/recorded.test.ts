@@ -8,6 +8,7 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 import { afterAll, expect, test } from "vitest";
 import { assessAndSeal } from "../../../capsules/assess/assess.js";
 import { checkJudgement } from "../../../capsules/assess/judgement.js";
+import { checkMessageText } from "../../../capsules/assess/message-text.js";
 import { fromJs } from "../../../capsules/capsule/js-input.js";
 import { findRecorded, pseudonymKey } from "../../../capsules/store/recorded.js";
 import { INDEX_LABEL } from "../../../capsules/store/layout.js";
@@ -38,15 +39,15 @@ describeShared("findRecorded", () => {
     const pack = loadPackFile(sharedPath("data/intelligence-pack/intelligence-pack-v1.json"));
     const judgement = checkJudgement(fromJs({ signals: ["account_rental_offer"], findings: [], surface: "offline_import", authorization: "operator_authorized" }) as JsonValue);
     const text = "account on rent, DM @recorded_desk";
-    const a = assessAndSeal(store, pack, { message: text, judgement, now: new Date("2026-01-01T00:00:00Z") });
-    const b = assessAndSeal(store, pack, { message: text, judgement, supersede: true, now: new Date("2026-01-02T00:00:00Z") });
-    const other = assessAndSeal(store, pack, { message: `${text}!`, judgement, now: new Date("2026-01-03T00:00:00Z") });
+    const a = assessAndSeal(store, pack, { message: checkMessageText(text), judgement, now: new Date("2026-01-01T00:00:00Z") });
+    const b = assessAndSeal(store, pack, { message: checkMessageText(text), judgement, supersede: true, now: new Date("2026-01-02T00:00:00Z") });
+    const other = assessAndSeal(store, pack, { message: checkMessageText(`${text}!`), judgement, now: new Date("2026-01-03T00:00:00Z") });
     const hash = createHash("sha256").update(text).digest("hex");
     expect(findRecorded(store, { messageSha256: hash })).toEqual([a.capsuleId, b.capsuleId]);
     expect(b.supersedes).toEqual([a.capsuleId]);
     expect(findRecorded(store, { assessmentId: other.assessment!.assessment_id })).toEqual([other.capsuleId]);
     expect(findRecorded(store, { messageSha256: "0".repeat(64) })).toEqual([]);
-    const again = assessAndSeal(store, pack, { message: text, judgement });
+    const again = assessAndSeal(store, pack, { message: checkMessageText(text), judgement });
     expect(again.status).toBe("already_recorded");
     expect(again.capsuleId).toBe(b.capsuleId);
   });
@@ -73,8 +74,8 @@ describeShared("findRecorded", () => {
     const pack = loadPackFile(sharedPath("data/intelligence-pack/intelligence-pack-v1.json"));
     const before = await openOrCreateStore({ home, passphrase: undefined });
     const text = "account on rent before the upgrade, DM @old_index_desk";
-    const first = assessAndSeal(before, pack, { message: text, judgement: JUDGEMENT(), now: new Date("2026-02-01T00:00:00Z") });
-    const other = assessAndSeal(before, pack, { message: `${text} (other)`, judgement: JUDGEMENT(), now: new Date("2026-02-02T00:00:00Z") });
+    const first = assessAndSeal(before, pack, { message: checkMessageText(text), judgement: JUDGEMENT(), now: new Date("2026-02-01T00:00:00Z") });
+    const other = assessAndSeal(before, pack, { message: checkMessageText(`${text} (other)`), judgement: JUDGEMENT(), now: new Date("2026-02-02T00:00:00Z") });
     before.rows(); // writes the current index
     // What the previous version wrote: the same entries without the two recorded keys, under the v2 format name,
     // each still matching its capsule file's size and mtime (so only the format tells it apart).
@@ -92,7 +93,7 @@ describeShared("findRecorded", () => {
     const rebuilt = readIndex(after);
     expect(rebuilt.format).toBe(ROW_INDEX_FORMAT);
     expect(rebuilt.entries.find((e) => e[0] === first.capsuleId)?.slice(10, 12)).toEqual([hash, first.assessment!.assessment_id]);
-    const again = assessAndSeal(await openOrCreateStore({ home, passphrase: undefined }), pack, { message: text, judgement: JUDGEMENT() });
+    const again = assessAndSeal(await openOrCreateStore({ home, passphrase: undefined }), pack, { message: checkMessageText(text), judgement: JUDGEMENT() });
     expect(again.status).toBe("already_recorded");
     expect(again.capsuleId).toBe(first.capsuleId);
     expect(after.capsuleIds().sort()).toEqual([first.capsuleId, other.capsuleId].sort());
@@ -106,16 +107,16 @@ describeShared("findRecorded", () => {
     const theirs = await openOrCreateStore({ home, passphrase: undefined });
     const ownText = "own message: account on rent, DM @mine_desk";
     const otherText = "their message: account on rent, DM @theirs_desk";
-    const own = assessAndSeal(mine, pack, { message: ownText, judgement: JUDGEMENT(), now: new Date("2026-03-01T00:00:00Z") });
+    const own = assessAndSeal(mine, pack, { message: checkMessageText(ownText), judgement: JUDGEMENT(), now: new Date("2026-03-01T00:00:00Z") });
     // `mine` has looked up (and remembered) the store as it was before the other instance seals.
     expect(findRecorded(mine, { messageSha256: createHash("sha256").update(otherText).digest("hex") })).toEqual([]);
-    const theirsOut = assessAndSeal(theirs, pack, { message: otherText, judgement: JUDGEMENT(), now: new Date("2026-03-02T00:00:00Z") });
+    const theirsOut = assessAndSeal(theirs, pack, { message: checkMessageText(otherText), judgement: JUDGEMENT(), now: new Date("2026-03-02T00:00:00Z") });
     expect(theirsOut.status).toBe("new");
 
     expect(findRecorded(mine, { assessmentId: theirsOut.assessment!.assessment_id })).toEqual([theirsOut.capsuleId]);
-    const repeat = assessAndSeal(mine, pack, { message: otherText, judgement: JUDGEMENT() });
+    const repeat = assessAndSeal(mine, pack, { message: checkMessageText(otherText), judgement: JUDGEMENT() });
     expect(repeat).toMatchObject({ status: "already_recorded", capsuleId: theirsOut.capsuleId });
-    const back = assessAndSeal(theirs, pack, { message: ownText, judgement: JUDGEMENT() });
+    const back = assessAndSeal(theirs, pack, { message: checkMessageText(ownText), judgement: JUDGEMENT() });
     expect(back).toMatchObject({ status: "already_recorded", capsuleId: own.capsuleId });
     expect(mine.capsuleIds()).toHaveLength(2);
   });
