@@ -101,9 +101,12 @@ export async function benchAssess(): Promise<BenchResult[]> {
       // A floor for the assess row's gap: extraction alone in a one-shot process, over the same process without it.
       const probe = await makeExtractionProbe(repo, mkdtempSync(join(home, "probe-")), env);
       writeFileSync(file, message(n++));
-      const inside: Record<ProbeName, ProbeTimes[]> = { baseline: [], extraction: [], libraries: [] };
+      const inside: Record<ProbeName, ProbeTimes[]> = { baseline: [], extraction: [], libraries: [], phones: [], linkify: [] };
       const probeRun = (which: ProbeName) => inside[which].push(probe.run(which, file));
-      const [bare, extracting, librariesOnly] = await measureInterleaved([() => probeRun("baseline"), () => probeRun("extraction"), () => probeRun("libraries")], { runs: RUNS, warmup: WARMUP });
+      const [bare, extracting, librariesOnly, phonesOnly, linkifyOnly] = await measureInterleaved(
+        (["baseline", "extraction", "libraries", "phones", "linkify"] as const).map((which) => () => probeRun(which)),
+        { runs: RUNS, warmup: WARMUP },
+      );
       const part = (which: ProbeName, key: "loadMs" | "callMs") => median(inside[which].slice(WARMUP).map((t) => t[key]));
       // Every measured run must have used the code cache, as the real commands do after their first run.
       const misses = Object.values(inside).flatMap((runs) => runs.slice(WARMUP)).filter((t) => t.cache !== "hit");
@@ -118,6 +121,9 @@ export async function benchAssess(): Promise<BenchResult[]> {
           "load ms (without)": part("baseline", "loadMs"),
           "first extraction ms": part("extraction", "callMs"),
           "the two libraries alone, over without ms": librariesOnly - bare,
+          "libphonenumber-js alone, over without ms": phonesOnly - bare,
+          "linkify-it alone, over without ms": linkifyOnly - bare,
+          "budget for extraction (build + 10 - assess without extraction) ms": build + 10 - (assess - (extracting - bare)),
         },
       });
     } else {

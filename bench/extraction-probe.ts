@@ -7,7 +7,8 @@
  * - `extraction`: the same plus `extractIocs` (capsules/assess/iocs.ts: libphonenumber-js with its full metadata,
  *   linkify-it, the wallet checks) run once on the message;
  * - `libraries`: the same as `baseline` plus only the two libraries, called on the message as iocs.ts calls them
- *   (linkify-it with the reserved TLDs added, `findNumbers` with the full metadata, region IN): none of our code.
+ *   (linkify-it with the reserved TLDs added, `findNumbers` with the full metadata, region IN): none of our code;
+ * - `phones`, `linkify`: the same as `baseline` plus one of the two libraries alone, called the same way.
  *
  * Their difference is a floor for what `capsule assess` adds to `capsule build` before it derives anything. Dev only:
  * esbuild is a dev dependency, and the probes live in a temporary directory the caller removes.
@@ -27,7 +28,7 @@ function buildHas(text) {
   return createHash("sha256").update(text).digest("hex").length + CONFUSABLES.size > 0 && parsePhoneNumberFromString("+91 98765 43210") !== undefined;
 }`;
 
-export type ProbeName = "baseline" | "extraction" | "libraries";
+export type ProbeName = "baseline" | "extraction" | "libraries" | "phones" | "linkify";
 
 export interface ProbeTimes {
   loadMs: number;
@@ -82,6 +83,20 @@ export async function makeExtractionProbe(repo: string, dir: string, env: NodeJS
        const linkify = new LinkifyIt();
        linkify.tlds(["example", "test", "invalid"], true);
        export function run(text) { return buildHas(text) && [linkify.match(text), findNumbers(text, { defaultCountry: "IN", v2: true })]; }`,
+    ),
+    phones: await bundle(
+      "phones",
+      `${BUILD_HAS}
+       import { findNumbers } from "libphonenumber-js/max";
+       export function run(text) { return buildHas(text) && findNumbers(text, { defaultCountry: "IN", v2: true }); }`,
+    ),
+    linkify: await bundle(
+      "linkify",
+      `${BUILD_HAS}
+       import LinkifyIt from "linkify-it";
+       const linkify = new LinkifyIt();
+       linkify.tlds(["example", "test", "invalid"], true);
+       export function run(text) { return buildHas(text) && [linkify.match(text)]; }`,
     ),
   };
   const runner = await bundle(
