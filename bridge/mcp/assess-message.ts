@@ -74,7 +74,7 @@ export async function assessMessage(args: AssessArgs, _call: CallInfo, ctx: Priv
     return errorResult("store_error", `store: ${(e as Error).message}`);
   }
   const assessment = outcome.capsule instanceof BuiltCapsule ? outcome.capsule.intake.assessment : storedAssessment(outcome.capsule);
-  const summary = await outwardSummary(outcome.capsule, assessment, pack, ctx, made.get(outcome.capsule.id));
+  const summary = await outwardSummary(outcome.capsule, assessment, pack, ctx, made.get(outcome.capsule.id), outcome.status === "already_recorded");
   const warnings: string[] = [];
   if (outcome.status === "already_recorded") {
     warnings.push(`this message was already recorded as capsule ${outcome.capsuleId}; nothing new was built (pass supersede: true to record it again)`);

@@ -84,7 +84,7 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
   } catch (e) {
     return errorResult("store_error", `store: ${(e as Error).message}`);
   }
-  const summary = await outwardSummary(capsule, assessment, pack, ctx, made.get(id));
+  const summary = await outwardSummary(capsule, assessment, pack, ctx, made.get(id), stored !== "new");
   if (args.message_text !== undefined && !retain) warnings.push("message_text was used to check message_sha256 and the typology match, then discarded (retain_message is false)");
   warnings.push(...summary.warnings);
 
@@ -111,6 +111,8 @@ export async function outwardSummary(
   pack: IntelligencePack,
   ctx: PrivateContext,
   derivation?: Derivation,
+  /** The capsule was recorded by an earlier call: its candidate may have been reviewed since, so none is "awaiting". */
+  recordedEarlier = false,
 ) {
   const { id } = capsule;
   // The derivation the store's put just wrote to the cache, or one made here (an earlier recording, opened).
@@ -141,7 +143,7 @@ export async function outwardSummary(
   };
   const text =
     `verification ${report.ok ? "ok" : "FAILED"}; detector ${assessment.detector.tier} ${assessment.detector.score}, threat ${assessment.threat_assessment.tier} ${assessment.threat_assessment.score}, ` +
-    `${assessment.hypotheses.length} typology hypothesis(es); outward candidate ${derived.status}${derived.status === "emitted" ? " (awaiting human review)" : ""}.`;
+    `${assessment.hypotheses.length} typology hypothesis(es); outward candidate ${derived.status}${derived.status !== "emitted" ? "" : recordedEarlier ? " when it was first recorded (get_candidates shows its review status)" : " (awaiting human review)"}.`;
   return { verification, candidate_preview, warnings, text };
 }
 

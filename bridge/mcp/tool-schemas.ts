@@ -5,10 +5,10 @@
  */
 import { z } from "zod";
 import { JUDGEMENT_FIELDS } from "../../capsules/assess/judgement.js";
-import { JUDGEMENT_DIALECT } from "../../capsules/assessment/assessment-dialect.js";
+import { JUDGEMENT_DIALECT, typeProblem } from "../../capsules/assessment/assessment-dialect.js";
 import { IOC_KINDS } from "../../capsules/assessment/types.js";
 import { KNOWN_DETECTOR_SIGNALS, THREAT_RULE_IDS } from "../../published/pack/vocabulary.js";
-import { compileShape } from "../../src/json/shape-zod.js";
+import { compileShape, plainKind } from "../../src/json/shape-zod.js";
 import {
   approvalsSchema,
   candidateSchema,
@@ -79,17 +79,20 @@ export const matchTypologiesInput = closedArgs({
 const judgementField = (name: keyof typeof JUDGEMENT_FIELDS, description: string) => compileShape(JUDGEMENT_FIELDS[name], JUDGEMENT_DIALECT).describe(description);
 
 export const assessMessageInput = closedArgs({
-  message_text: z.string().describe("the raw message exactly as received (at most 1 MiB); hashed and used, then dropped unless retain_message is true"),
+  // The judgement fields' wording for a missing or mistyped member (`missing (expected string)`), not zod's default.
+  message_text: z
+    .string({ error: (iss) => typeProblem("string", plainKind(iss.input)) })
+    .describe("the raw message exactly as received (at most 1 MiB); hashed and used, then dropped unless retain_message is true"),
   signals: judgementField("signals", `detector signal names you judge present in the message (closed vocabulary of assessment-v1 §2.3): ${KNOWN_DETECTOR_SIGNALS.join(", ")}`),
   findings: judgementField(
     "findings",
-    "threat findings, one per rule: rule_id (one of the 10 threat rules), tier (WATCH, LIKELY_SCAM, CONFIRMED_PATTERN; wildlife_trade_offer and forced_labour_recruitment_risk at most LIKELY_SCAM), evidence_classes (closed list), fragments: evidence class → exact quotes from the message (never contact)",
+    "threat findings, one per rule: rule_id (one of the 10 threat rules), tier (WATCH, LIKELY_SCAM, CONFIRMED_PATTERN; wildlife_trade_offer and forced_labour_recruitment_risk at most LIKELY_SCAM), evidence_classes (closed list), fragments: evidence class → 1 to 8 exact quotes from the message, each at most 160 characters with at least 3 letters or digits (never contact); every quote becomes a private value, so quote a distinctive passage, not a single common word",
   ),
   surface: judgementField("surface", "where the message was collected"),
   authorization: judgementField("authorization", "why it may be processed (public_channel needs public, private_submission needs user_submitted)"),
   observed_at: judgementField("observed_at", "when the message was seen, UTC YYYY-MM-DDTHH:MM:SS[.ffffff]Z (default: the assessment's created_at, i.e. now)").optional(),
   source: judgementField("source", "where it was seen (chat or channel id); stored only as a keyed pseudonym; required for public_channel").optional(),
-  iocs: judgementField("iocs", `IOCs you noticed, by kind (${IOC_KINDS.join(", ")}); each must occur in the message (after Unicode normalisation). The bridge extracts IOCs itself as well`).optional(),
+  iocs: judgementField("iocs", `IOCs you noticed, by kind (${IOC_KINDS.join(", ")}); each must occur in the message (after Unicode normalisation) and have its kind's shape: handles @name, phones digits with spaces and + - ( ) . /, channels a link with / or @name, wallets one run of letters and digits, e-mails with @ (or [at]), URLs without spaces with :// or a dot (defanged [.] accepted). The bridge extracts IOCs itself as well`).optional(),
   retain_message: z.boolean().optional().describe("seal message_text into the private store (default false)"),
   supersede: z.boolean().optional().describe("record a message that was already recorded again; the new capsule supersedes the old (default false)"),
 });

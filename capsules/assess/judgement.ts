@@ -55,6 +55,30 @@ export const MIN_IOC_SIGNIFICANT: Readonly<Record<IocKind, number>> = { handles:
 
 const DIGIT = /\p{Nd}/gu;
 
+/**
+ * The shape a client-named IOC must have for its kind, checked on its NFKC form (so full-width `＠` and digits pass),
+ * with the rule as an error names it. Deliberately loose: a client names what the extraction misses (defanged links,
+ * obfuscated addresses, wallet formats it does not know, docs/assess.md "Known misses"), so only values that cannot
+ * be of the kind at all are refused, such as a sentence as a wallet or a word as a URL.
+ */
+export const CLIENT_IOC_SHAPES: Readonly<Record<IocKind, { test: RegExp; rule: string }>> = {
+  handles: { test: /^@[^\s@]*[\p{L}\p{N}][^\s@]*$/u, rule: "a handle is @ and a name, without spaces" },
+  phones: {
+    test: /^[\p{Nd}\s+\-().\/]+(?:(?:ext\.?|extension|x|#)\s*\p{Nd}+)?$/iu,
+    rule: "a phone number is digits with spaces and + - ( ) . / only (and an extension after ext, x or #)",
+  },
+  channels: { test: /^(?:@[^\s@]+|[^\s]*\/[^\s]*[\p{L}\p{N}][^\s]*)$/u, rule: "a channel is a link (with /) or @ and a name, without spaces" },
+  wallets: { test: /^(?:[a-z][a-z0-9]*:)?[\p{L}\p{N}]+$/u, rule: "a wallet address is one run of letters and digits (a scheme such as bitcoincash: may lead)" },
+  emails: {
+    test: /^[^\n\r]*(?:@|[\[({]\s*at\s*[\])}]|\sat\s)[^\n\r]*$/iu,
+    rule: "an e-mail address has @ (or an obfuscated [at], (at), { at } or ' at ')",
+  },
+  urls: {
+    test: /^[^\s]*(?::\/\/|\.|\[\.\]|\(\.\)|\[dot\]|\(dot\))[^\s]*$/iu,
+    rule: "a URL has no spaces and a scheme (://) or a dot (., [.], (.), [dot])",
+  },
+};
+
 function findingIsCoherent(f: JudgementFinding): Issue | undefined {
   if (THREAT_RULES[f.rule_id].cappedAtLikelyScam && f.tier === "CONFIRMED_PATTERN") {
     return { path: ["tier"], message: `rule ${f.rule_id} is capped at LIKELY_SCAM (got CONFIRMED_PATTERN)` };
@@ -67,12 +91,15 @@ function findingIsCoherent(f: JudgementFinding): Issue | undefined {
   return undefined;
 }
 
-function iocsHaveTheirKindsLength(j: Judgement): Issue | undefined {
+function iocsFitTheirKinds(j: Judgement): Issue | undefined {
   for (const kind of IOC_KINDS) {
     const values = j.iocs?.[kind] ?? [];
     const min = MIN_IOC_SIGNIFICANT[kind];
     const short = values.findIndex((v) => (kind === "phones" ? (v.match(DIGIT) ?? []).length : significantLength(v)) < min);
     if (short >= 0) return { path: ["iocs", kind, short], message: `too short for one of ${kind}: at least ${min} ${kind === "phones" ? "digits" : "letters or digits"}` };
+    const { test, rule } = CLIENT_IOC_SHAPES[kind];
+    const misshapen = values.findIndex((v) => !test.test(v.normalize("NFKC").trim()));
+    if (misshapen >= 0) return { path: ["iocs", kind, misshapen], message: `not the shape of one of ${kind}: ${rule}` };
   }
   return undefined;
 }
@@ -113,11 +140,11 @@ export const JUDGEMENT_FIELDS = {
 
 export const JUDGEMENT_SHAPE: ObjectShape = object(JUDGEMENT_FIELDS, {
   optional: ["observed_at", "source", "iocs"],
-  rules: [rule<Judgement>(collectionIsCoherent), rule<Judgement>(iocsHaveTheirKindsLength)],
+  rules: [rule<Judgement>(collectionIsCoherent), rule<Judgement>(iocsFitTheirKinds)],
 });
 
 /** The whole-judgement rules the member shapes alone do not carry (for callers that compiled the members). */
-export const JUDGEMENT_RULES = [collectionIsCoherent, iocsHaveTheirKindsLength] as const;
+export const JUDGEMENT_RULES = [collectionIsCoherent, iocsFitTheirKinds] as const;
 
 /** A violation of the judgement: one line naming the path and the rule. Never echoes a value that could be private. */
 export class JudgementError extends Error {

@@ -14,6 +14,7 @@ import { parseFlags, readLimited } from "../args.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 import { loadPack, readMessageFile } from "./capsule-build.js";
 import { rememberPack } from "../pack-choice.js";
+import { withheldNote } from "../withheld-note.js";
 
 /** Largest judgement read from stdin. */
 export const JUDGEMENT_MAX_BYTES = 262_144;
@@ -67,10 +68,11 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
 
   const { openOrCreateStore } = await import("../../../capsules/store/store.js");
   let outcome;
+  let made;
   try {
     const store = await openOrCreateStore(config);
     // Like capsule build: the capsule's derivation is written at put, so a later feed reads it (docs/feed.md).
-    (await import("../../../capsules/pipeline/stored.js")).cacheDerivationsOnPut(store, pack);
+    made = (await import("../../../capsules/pipeline/stored.js")).cacheDerivationsOnPut(store, pack);
     outcome = assessAndSeal(store, pack, {
       message: checkedMessage,
       judgement,
@@ -90,6 +92,12 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     ctx.io.stderr.write(`evidence-bridge: capsule ${outcome.capsuleId} supersedes ${outcome.supersedes.join(", ")}\n`);
   }
   if (outcome.clientIocsDropped === true) ctx.io.stderr.write(`evidence-bridge: ${CLEAN_DROPS_IOCS}\n`);
+  const checksums = outcome.walletChecksums;
+  if (checksums !== undefined && checksums.failed > 0) {
+    ctx.io.stderr.write(`evidence-bridge: ${checksums.failed} wallet address(es) failed their checksum (mistyped or made up; recorded as written), ${checksums.verified} verified, ${checksums.none} without one\n`);
+  }
+  const withheld = withheldNote(made, outcome.capsuleId);
+  if (withheld !== undefined) ctx.io.stderr.write(withheld);
   return 0;
 }
 

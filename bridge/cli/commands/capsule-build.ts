@@ -21,6 +21,7 @@ import { parseFlags, readLimited } from "../args.js";
 import { configFrom } from "../config.js";
 import { assertOutsideDataDir } from "../outside-data-dir.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { withheldNote } from "../withheld-note.js";
 
 /** Largest message file `--message-file` reads. */
 export const MESSAGE_FILE_MAX_BYTES = 1_048_576;
@@ -90,7 +91,8 @@ export function readMessageFile(file: string): { bytes: Uint8Array; text: string
     const code = e instanceof SafeReadError ? e.code : undefined;
     if (code === "too-large") throw new CliError(`--message-file: ${file} exceeds ${MESSAGE_FILE_MAX_BYTES} bytes`);
     if (code === "link" || code === "not-regular") throw new CliError(`--message-file: ${file} is not a regular file (links, FIFOs and devices are refused)`);
-    throw new CliError(`--message-file: cannot read ${file}: ${(e as Error).message}`);
+    // SafeReadError's message already names the file (its label); other errors do not.
+    throw new CliError(e instanceof SafeReadError ? `--message-file: ${e.message}` : `--message-file: cannot read ${file}: ${(e as Error).message}`);
   }
   try {
     return { bytes, text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes) };
@@ -125,17 +127,17 @@ async function sealIntoStore(
   built: BuiltCapsule,
   message: { bytes: Uint8Array; sha256: string } | undefined,
   pack: IntelligencePack,
-): Promise<{ existing: string; bytes: Uint8Array } | undefined> {
+): Promise<{ existing?: { id: string; bytes: Uint8Array }; withheld?: string }> {
   const { openOrCreateStore } = await import("../../../capsules/store/store.js");
   const { findRecorded } = await import("../../../capsules/store/recorded.js");
   try {
     const store = await openOrCreateStore(config);
-    (await import("../../../capsules/pipeline/stored.js")).cacheDerivationsOnPut(store, pack);
+    const made = (await import("../../../capsules/pipeline/stored.js")).cacheDerivationsOnPut(store, pack);
     const same = findRecorded(store, { assessmentId: built.intake.assessmentId }).filter((id) => id !== built.id);
-    const existing = same.length > 0 ? { existing: same[0], bytes: store.getCapsule(same[0]) } : undefined;
+    const existing = same.length > 0 ? { id: same[0], bytes: store.getCapsule(same[0]) } : undefined;
     if (existing === undefined) store.putCapsule(built);
     if (message) store.putMessage(message.bytes, message.sha256);
-    return existing;
+    return { existing, withheld: withheldNote(made, built.id) };
   } catch (e) {
     throw new CliError(`store: ${(e as Error).message}`);
   }
@@ -181,12 +183,13 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
 
   if (!noStore) {
     const assessmentId = built.intake.assessmentId;
-    const existing = await sealIntoStore(config, built, retain && message ? { bytes: message.bytes, sha256: built.intake.messageSha256 } : undefined, pack);
+    const { existing, withheld } = await sealIntoStore(config, built, retain && message ? { bytes: message.bytes, sha256: built.intake.messageSha256 } : undefined, pack);
     if (existing !== undefined) {
-      id = existing.existing;
+      id = existing.id;
       capsuleBytes = existing.bytes;
       warning = `evidence-bridge: warning: assessment ${assessmentId} was already recorded as capsule ${id} (other bytes); printing the stored capsule, nothing new was queued\n`;
     }
+    warning = withheld ?? warning;
     rememberPack(config, resolved);
   }
   if (outbox !== undefined) {

@@ -16,6 +16,7 @@ import { verifyCapsule } from "../../../capsules/capsule/verify.js";
 import { loadCapsuleBytes } from "../../../capsules/capsule/load.js";
 import { openStore } from "../../../capsules/store/store.js";
 import { PENDING_DIR } from "../../../capsules/store/derivation-cache.js";
+import { readCapsuleSource } from "../../../capsules/pipeline/capsule-source.js";
 import { describeShared, sharedPath } from "../../helpers/shared.js";
 
 const PACK = sharedPath("data/intelligence-pack/intelligence-pack-v1.json");
@@ -149,6 +150,10 @@ describeShared("capsule assess", () => {
     expectFailure(await assess([], ""), /^evidence-bridge: judgement: stdin is empty/);
     expectFailure(await assess(["--retain"]), /^evidence-bridge: Unknown option '--retain' \(the options are --message-file, --retain-message, --supersede\)\n$/);
     expectFailure(await runCli(["--home", home, "--pack", PACK, "capsule", "assess"], "{}"), /--message-file: the raw message file is required/);
+    const nope = join(dir, "nope.txt");
+    const missing = await runCli(["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", nope], JSON.stringify(JUDGEMENT));
+    expectFailure(missing, /does not exist/);
+    expect(missing.stderr).toBe(`evidence-bridge: --message-file: ${nope} does not exist (ENOENT)\n`); // the path once
     const fifo = join(dir, "fifo");
     execFileSync("mkfifo", [fifo]);
     expectFailure(await runCli(["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", fifo], JSON.stringify(JUDGEMENT)), /is not a regular file/);
@@ -156,6 +161,38 @@ describeShared("capsule assess", () => {
     expectFailure(await runCli(["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", join(dir, "link.txt")], JSON.stringify(JUDGEMENT)), /is not a regular file/);
     // Nothing was stored by any failure.
     expect(homeFiles().some((f) => f.includes("CANARY"))).toBe(false);
+  });
+
+  it("says on stderr when the sealed capsule's candidate is withheld (a one-word quote that a public family name spells)", async () => {
+    writeFileSync(messageFile, "Earn daily: we need your account for transfers, commission paid. Ping @acct_helper_42");
+    const judgement = {
+      signals: ["account_rental_offer", "commission_share_terms"],
+      findings: [{ rule_id: "task_scam_pattern", tier: "WATCH", evidence_classes: ["offer", "payment"], fragments: { offer: ["account"], payment: ["commission paid"] } }],
+      surface: "private_submission",
+      authorization: "user_submitted",
+    };
+    const r = await assess([], judgement);
+    expect(r.code).toBe(0);
+    const id = JSON.parse(r.stdout).content_sha256;
+    expect(r.stderr).toBe(
+      `evidence-bridge: capsule ${id} is sealed, but its outward candidate is withheld (leak guard: matched_term in candidate.detector.families[0]), so it will not reach review (a private value that is also a word of the candidate's public fields does this; docs/candidates.md "Withheld")\n`,
+    );
+    // A distinctive quote: the candidate is emitted and nothing is said.
+    writeFileSync(messageFile, "Earn daily: we need your account for transfers, commission paid. Ping @acct_helper_43");
+    const distinctive = await assess([], { ...judgement, findings: [{ ...judgement.findings[0], fragments: { offer: ["need your account for transfers"], payment: ["commission paid"] } }] });
+    expect(distinctive.code).toBe(0);
+    expect(distinctive.stderr).toBe("");
+  });
+
+  it("says how many wallet addresses failed their checksum, never which", async () => {
+    const wallet = "TE7Ut7NwLifP2XPdtz761z57MkEWJUTu7n";
+    writeFileSync(messageFile, `USDT TRC20 ${wallet} pe bhejo, account on rent 3% commission`);
+    const r = await assess([]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("evidence-bridge: 1 wallet address(es) failed their checksum (mistyped or made up; recorded as written), 0 verified, 0 without one\n");
+    const source = readCapsuleSource(Buffer.from(r.stdout));
+    if (!source.ok) throw new Error(source.reason);
+    expect(JSON.parse(Buffer.from(source.assessmentBytes).toString("utf8")).detector.iocs.wallets).toEqual([wallet]);
   });
 
   it("a message file without visible text is refused before a data directory is created", async () => {

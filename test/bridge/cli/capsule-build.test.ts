@@ -13,7 +13,11 @@ import { CliError } from "../../../bridge/cli/context.js";
 import { verifyCapsule } from "../../../capsules/capsule/verify.js";
 import { openStore } from "../../../capsules/store/store.js";
 import { parseStrictJson } from "../../../src/json/parse.js";
-import type { JsonObject } from "../../../src/json/value.js";
+import type { JsonObject, JsonValue } from "../../../src/json/value.js";
+import { deriveAssessment } from "../../../capsules/assess/derive.js";
+import { checkJudgement } from "../../../capsules/assess/judgement.js";
+import { fromJs } from "../../../capsules/capsule/js-input.js";
+import { loadPackFile } from "../../../published/pack/file.js";
 import { describeShared, readShared, sharedPath, validExampleNames } from "../../helpers/shared.js";
 
 const EXAMPLES = "data/bridge-examples";
@@ -157,7 +161,7 @@ describeShared("capsule build", () => {
 
     writeFileSync(join(dir, "bad-utf8.txt"), Buffer.from([0x61, 0xff]));
     expectFailure(await build(["--no-store", "--message-file", join(dir, "bad-utf8.txt")], valid(name)), /--message-file: .* is not valid UTF-8/);
-    expectFailure(await build(["--no-store", "--message-file", join(dir, "absent.txt")], valid(name)), /--message-file: cannot read .*ENOENT/);
+    expectFailure(await build(["--no-store", "--message-file", join(dir, "absent.txt")], valid(name)), /--message-file: \/\S+ does not exist \(ENOENT\)\n$/);
   });
 
   it("--retain-message seals the message into the store and writes no plaintext of it", async () => {
@@ -238,6 +242,29 @@ describeShared("capsule build: one capsule per assessment_id", () => {
     expect(second.stdout).toBe(first.stdout);
     const id = JSON.parse(first.stdout).content_sha256;
     expect(second.stderr).toMatch(new RegExp(`^evidence-bridge: warning: assessment [0-9a-f]{24} was already recorded as capsule ${id} \\(other bytes\\)`));
+    const store = await openStore({ home, passphrase: undefined });
+    expect(store.capsuleIds()).toEqual([id]);
+  });
+});
+
+describeShared("capsule build: a withheld candidate is said on stderr", () => {
+  it("an assessment quoting a word that a public family name spells is sealed, and stderr says its candidate is withheld", async () => {
+    const pack = loadPackFile(PACK);
+    const message = "Earn daily: we need your account for transfers, commission paid. Ping @acct_helper_42";
+    const judgement = checkJudgement(
+      fromJs({
+        signals: ["account_rental_offer", "commission_share_terms"],
+        findings: [{ rule_id: "task_scam_pattern", tier: "WATCH", evidence_classes: ["offer"], fragments: { offer: ["account"] } }],
+        surface: "private_submission",
+        authorization: "user_submitted",
+      }) as JsonValue,
+    );
+    const { bytes } = deriveAssessment({ message, judgement, pack, pseudonymKey: "0".repeat(64) });
+    const r = await build([], bytes);
+    expect(r.code).toBe(0);
+    const id = JSON.parse(r.stdout).content_sha256;
+    expect(r.stderr).toMatch(new RegExp(`^evidence-bridge: capsule ${id} is sealed, but its outward candidate is withheld \\(leak guard: matched_term in candidate\\.detector\\.families\\[0\\]\\), so it will not reach review`));
+    expect(r.stderr).not.toContain("account");
     const store = await openStore({ home, passphrase: undefined });
     expect(store.capsuleIds()).toEqual([id]);
   });

@@ -60,6 +60,8 @@ describeShared("assess_message", () => {
     const first = again.msg.result.structuredContent;
     expect(first.status).toBe("already_recorded");
     expect(first.warnings[0]).toMatch(/already recorded as capsule/);
+    // Its candidate may have been reviewed since the first call: it is not said to await review.
+    expect(again.msg.result.content[0].text).toMatch(/; outward candidate emitted when it was first recorded \(get_candidates shows its review status\)\.$/);
     const sup = await s.call("assess_message", { message_text: MESSAGE, ...JUDGEMENT, supersede: true });
     const sc = sup.msg.result.structuredContent;
     expect(sc.status).toBe("new");
@@ -73,6 +75,14 @@ describeShared("assess_message", () => {
     expect(r.msg.result.content[0].text).toBe("judgement.iocs.wallets[0]: this wallet does not occur in the message (after Unicode normalisation)");
     expect(r.line).not.toContain("TNOTINMESSAGE");
     expect(r.line).not.toContain(CANARY);
+  });
+
+  test("a missing or mistyped message_text is worded as the judgement's members are", async () => {
+    const missing = await s.call("assess_message", { ...JUDGEMENT });
+    expect(missing.msg.result?.isError ?? true).toBe(true);
+    expect(missing.msg.error?.message ?? missing.msg.result.content[0].text).toMatch(/missing \(expected string\) at message_text/);
+    const mistyped = await s.call("assess_message", { ...JUDGEMENT, message_text: 7 });
+    expect(mistyped.msg.error?.message ?? mistyped.msg.result.content[0].text).toMatch(/expected string \(got integer\) at message_text/);
   });
 
   test("the input schema publishes the closed vocabularies; unknown names are refused", async () => {

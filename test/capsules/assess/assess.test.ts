@@ -71,6 +71,36 @@ describe("quotes and client IOCs too short to be evidence", () => {
     expect(refusal({ iocs: { handles: ["@desk_9", "@ab"] } })).toBe("judgement.iocs.handles[1]: too short for one of handles: at least 5 letters or digits");
     expect(refusal({ iocs: { phones: ["+91 98765 43210"], handles: ["@desk_9"], urls: ["a.io"], emails: ["a@b.io"] } })).toBeUndefined();
   });
+
+  test("a client IOC must have the shape of its kind: a sentence is no wallet, a word no URL; the error never quotes it", () => {
+    const cases: [Record<string, string[]>, string][] = [
+      [{ phones: ["Ut7NwLifP2XPdtz761z57Mk"] }, "judgement.iocs.phones[0]: not the shape of one of phones: a phone number is digits with spaces and + - ( ) . / only (and an extension after ext, x or #)"],
+      [{ wallets: ["Paisa bhejo UPI 9876543210 pe"] }, "judgement.iocs.wallets[0]: not the shape of one of wallets: a wallet address is one run of letters and digits (a scheme such as bitcoincash: may lead)"],
+      [{ urls: ["Contact"] }, "judgement.iocs.urls[0]: not the shape of one of urls: a URL has no spaces and a scheme (://) or a dot (., [.], (.), [dot])"],
+      [{ emails: ["chalega"] }, "judgement.iocs.emails[0]: not the shape of one of emails: an e-mail address has @ (or an obfuscated [at], (at), { at } or ' at ')"],
+      [{ handles: ["@desk_9", "rentdesk@okaxis"] }, "judgement.iocs.handles[1]: not the shape of one of handles: a handle is @ and a name, without spaces"],
+      [{ handles: ["@scam desk"] }, "judgement.iocs.handles[0]: not the shape of one of handles: a handle is @ and a name, without spaces"],
+      [{ channels: ["usdt rates desk"] }, "judgement.iocs.channels[0]: not the shape of one of channels: a channel is a link (with /) or @ and a name, without spaces"],
+    ];
+    for (const [iocs, message] of cases) {
+      expect(refusal({ iocs })).toBe(message);
+      for (const value of Object.values(iocs).flat()) expect(message).not.toContain(value);
+    }
+  });
+
+  test("the shapes stay loose enough for what the extraction misses (docs/assess.md Known misses)", () => {
+    const accepted: Record<string, string[]> = {
+      phones: ["+91 98765 43210", "(022) 2345-6789", "+91 98765 43210 ext. 12", "98765 43210 x9", "\uff19\uff18\uff17\uff16\uff15 \uff14\uff13\uff12\uff11\uff10", "\u096f\u096e\u096d\u096c\u096b\u096a\u0969\u0968\u0967\u0966"],
+      handles: ["@desk_9", "\uff20desk_9", "@cana\u0301rydesk"],
+      channels: ["t.me/usdt_inr_rates", "https://t.me/+AbCdEf123", "@usdt_inr_rates"],
+      wallets: ["TmcD3cQqkpT9P5aXLUff69yRPBEn1ce2p3", "bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a", "44AFFq5kSiGBoZ4NMDwYtN18obc8AemS33DBLWs3H7otXft3XjrpDtQGv7SqSsaBYBb98uNbr2VBBEt7f2wfn3RVGQBEP3A"],
+      emails: ["ops@usdt-desk.example", "ops [at] desk [dot] example", "ops at desk dot example"],
+      urls: ["hxxps://desk[.]example/pay", "desk[.]example", "https://desk.example", "desk(dot)example"],
+    };
+    for (const [kind, values] of Object.entries(accepted)) {
+      for (const v of values) expect(refusal({ iocs: { [kind]: [JSON.parse(`"${v}"`)] } }), `${kind} ${v}`).toBeUndefined();
+    }
+  });
 });
 
 const JUDGEMENT = () => checkJudgement(fromJs({ signals: ["account_rental_offer"], findings: [], surface: "offline_import", authorization: "operator_authorized" }) as JsonValue);
