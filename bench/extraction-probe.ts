@@ -7,7 +7,7 @@
  * - `extraction`: the same plus `extractIocs` (capsules/assess/iocs.ts: libphonenumber-js with its full metadata,
  *   linkify-it, the wallet checks) run once on the message;
  * - `libraries`: the same as `baseline` plus only the two libraries, called on the message as iocs.ts calls them
- *   (linkify-it with the reserved TLDs added, `findNumbers` with the full metadata, region IN): none of our code;
+ *   (linkify-it with the reserved TLDs added, `searchPhoneNumbersInText` with the full metadata, region IN): none of our code;
  * - `phones`, `linkify`: the same as `baseline` plus one of the two libraries alone, called the same way.
  *
  * Their difference is a floor for what `capsule assess` adds to `capsule build` before it derives anything. Dev only:
@@ -79,16 +79,16 @@ export async function makeExtractionProbe(repo: string, dir: string, env: NodeJS
       "libraries",
       `${BUILD_HAS}
        import LinkifyIt from "linkify-it";
-       import { findNumbers } from "libphonenumber-js/max";
+       import { searchPhoneNumbersInText } from "libphonenumber-js/max";
        const linkify = new LinkifyIt();
        linkify.tlds(["example", "test", "invalid"], true);
-       export function run(text) { return buildHas(text) && [linkify.match(text), findNumbers(text, { defaultCountry: "IN", v2: true })]; }`,
+       export function run(text) { return buildHas(text) && [linkify.match(text), [...searchPhoneNumbersInText(text, { defaultCountry: "IN" })]]; }`,
     ),
     phones: await bundle(
       "phones",
       `${BUILD_HAS}
-       import { findNumbers } from "libphonenumber-js/max";
-       export function run(text) { return buildHas(text) && findNumbers(text, { defaultCountry: "IN", v2: true }); }`,
+       import { searchPhoneNumbersInText } from "libphonenumber-js/max";
+       export function run(text) { return buildHas(text) && [...searchPhoneNumbersInText(text, { defaultCountry: "IN" })]; }`,
     ),
     linkify: await bundle(
       "linkify",

@@ -3,12 +3,12 @@
  * bridge itself, in first-seen order, deduplicated, each value the message's own characters with invisible
  * characters removed (and, for the ASCII-only kinds, look-alike letters read as the Latin letters they imitate).
  *
- * URLs and e-mail addresses: linkify-it. Phone numbers: libphonenumber-js (`findNumbers`, valid numbers only,
+ * URLs and e-mail addresses: linkify-it. Phone numbers: libphonenumber-js (`searchPhoneNumbersInText`, valid numbers only,
  * default region IN for numbers written without a country code). Telegram links (`t.me/…`, `telegram.me/…`) are
  * channels, not URLs. Handles: `@name` with Telegram's username rule. Wallets: wallets.ts.
  */
 import LinkifyIt from "linkify-it";
-import { findNumbers, type CountryCode } from "libphonenumber-js/max";
+import { searchPhoneNumbersInText, type CountryCode } from "libphonenumber-js/max";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import { CONFUSABLES } from "../../published/pack/normalize-tables.js";
 import { normalisedView, normalisedViews, type TextView } from "./normalise.js";
@@ -109,26 +109,28 @@ const LIST_EXTENSION = /^(.*\d)\s*[,;][\s,;]*(\d+)$/s;
  * The phone numbers of `text` (offsets), as libphonenumber-js finds them, except that digits after a comma or a
  * semicolon are never an extension. The library reads a comma as a dialling pause, so "call 98765 43210, 91234 56789"
  * would be one number with extension 91234, and the second number would be lost. Such a match ends with its number,
- * and the search goes on right after it. An extension with a label (`ext. 12`, `x123`, `#`) stays part of the number.
+ * and the search goes on right after it. An extension with a label (`ext. 12`, `x123`) stays part of the number.
+ *
+ * The library's lazy search (`searchPhoneNumbersInText`) is read one match at a time, so a search that goes on after
+ * such a number costs the distance to the next number, not the rest of the text: a message that is a long list of
+ * numbers separated by commas is linear, not quadratic (the eager `findNumbers` searched the whole rest each time).
  */
 function findPhones(text: string, region: CountryCode): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   let from = 0;
-  for (;;) {
-    let restart = -1;
-    for (const n of findNumbers(from === 0 ? text : text.slice(from), { defaultCountry: region, v2: true })) {
+  search: for (;;) {
+    for (const n of searchPhoneNumbersInText(from === 0 ? text : text.slice(from), { defaultCountry: region })) {
       const start = from + n.startsAt;
       const end = from + n.endsAt;
       const list = n.number.ext === undefined ? null : LIST_EXTENSION.exec(text.slice(start, end));
       if (list !== null && list[2] === n.number.ext) {
         out.push({ start, end: start + list[1].length });
-        restart = start + list[1].length;
-        break;
+        from = start + list[1].length;
+        continue search;
       }
       out.push({ start, end });
     }
-    if (restart < 0) return out;
-    from = restart;
+    return out;
   }
 }
 
