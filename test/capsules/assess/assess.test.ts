@@ -88,6 +88,14 @@ describe("quotes and client IOCs too short to be evidence", () => {
     }
   });
 
+  test("a judgement string with a lone surrogate is refused: two such sources would be one pseudonym", () => {
+    for (const source of ["\ud800chan", "\udbffchan"]) {
+      expect(refusal({ source })).toBe("judgement.source: not well-formed Unicode (a lone surrogate; UTF-16 halves must come in pairs)");
+    }
+    expect(refusal({ iocs: { handles: ["@desk_\udc00x"] } })).toBe("judgement.iocs.handles[0]: not well-formed Unicode (a lone surrogate; UTF-16 halves must come in pairs)");
+    expect(refusal({ source: "\ud83d\ude00 channel" })).toBeUndefined(); // a pair is fine
+  });
+
   test("the shapes stay loose enough for what the extraction misses (docs/assess.md Known misses)", () => {
     const accepted: Record<string, string[]> = {
       phones: ["+91 98765 43210", "(022) 2345-6789", "+91 98765 43210 ext. 12", "98765 43210 x9", "\uff19\uff18\uff17\uff16\uff15 \uff14\uff13\uff12\uff11\uff10", "\u096f\u096e\u096d\u096c\u096b\u096a\u0969\u0968\u0967\u0966"],
