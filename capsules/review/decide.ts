@@ -1,7 +1,8 @@
 /**
  * Recording one decision the way every front end does it (`review approve|reject|defer` and the review page): the
  * note's text rules, the candidate re-derived from the sealed capsule in the chosen view, optionally the digest the
- * reviewer saw (the page binds its form to it), the outward guard on the note against every private value of the store,
+ * reviewer saw (the page binds its form to it), the outward guard on the note and the reviewer's name against every
+ * private value of the store,
  * the review policy from the store, then the locked, verified, signed append of log.ts.
  */
 import type { IntelligencePack } from "../../published/pack/types.js";
@@ -64,6 +65,14 @@ export function recordDecision(
   const leak = guardOutward(target, req.note, "the note", storeGuardFor(store, derivations, req.note));
   derivations.save();
   if (leak !== undefined) throw new ReviewError("leak", `--note refused: ${leak}; notes travel with the export, write them without private values`);
+  // So does the reviewer's name, signed into the record (a name is chosen freely at keys init).
+  const nameLeak = guardOutward(target, reviewer.name, "the reviewer name", storeGuardFor(store, derivations, reviewer.name));
+  if (nameLeak !== undefined) {
+    throw new ReviewError(
+      "leak",
+      `reviewer name refused: ${nameLeak}; the name is signed into the log and exported with every decision: make a reviewer key with another name (keys init --reviewer NAME)`,
+    );
+  }
   const policy = readReviewPolicy(store);
   const entry = appendDecision(
     home,

@@ -229,4 +229,19 @@ describeShared("review commands", () => {
     expect(r.stderr).toMatch(new RegExp(`^evidence-bridge: review export: refused 3 of 3 approved candidates, nothing was exported: capsule ${id("01")} \\(approved in record #1\\): the re-derived candidate [0-9a-f]{12} differs from the approved digest`));
     expect(existsSync(out)).toBe(false);
   });
+
+  test("a reviewer name that is a private value of the store is refused when deciding, before it is signed into the log", async () => {
+    // 03's handle without "@" (the guard names the first kind it finds in it): a name chosen so, or by mistake, would be
+    // printed, logged and exported with the decision.
+    expect((await eb("keys", "init", "--reviewer", "USDT_kitchen_sink")).code).toBe(0);
+    const before = readFileSync(reviewLayout(home).log);
+    const r = await eb("review", "defer", id("32"), "--reviewer", "USDT_kitchen_sink", "--note", "Need the cited record.");
+    expect(r).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "evidence-bridge: review defer: reviewer name refused: leak guard: matched_term in the reviewer name; the name is signed into the log and exported with every decision: make a reviewer key with another name (keys init --reviewer NAME)\n",
+    });
+    expect(readFileSync(reviewLayout(home).log)).toEqual(before);
+  });
 });
