@@ -13,6 +13,7 @@ import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import { CONFUSABLES } from "../../published/pack/normalize-tables.js";
 import { normalisedView, normalisedViews, type TextView } from "./normalise.js";
 import { findWallets } from "./wallets.js";
+import { asciiDigitsSameLength } from "../guard/decimal-digits.js";
 
 export type IocLists = Record<IocKind, string[]>;
 
@@ -95,7 +96,8 @@ function findAll(message: string, region: CountryCode): { found: Found[]; wallet
     const f = span(skeleton, "handles", m.index, m.index + m[0].length);
     if (!overlaps(f, found)) found.push(f);
   }
-  for (const n of findPhones(visible.text, region)) {
+  // Digits of any script are searched as ASCII digits (offsets are the same), and recorded as the message writes them.
+  for (const n of findPhones(asciiDigitsSameLength(visible.text), region)) {
     const f = span(visible, "phones", n.start, n.end);
     if (!overlaps(f, found)) found.push(f);
   }

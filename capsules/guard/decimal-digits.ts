@@ -39,3 +39,19 @@ export function asciiDigits(text: string): string {
   }
   return out;
 }
+
+/**
+ * `text` with every decimal digit of another script in the Basic Multilingual Plane written as the ASCII digit of
+ * the same value, one code unit for one: offsets into the result are offsets into `text` (a search over it yields
+ * spans of the text as written). Digits outside the BMP (Adlam, mathematical, …) are left as they are.
+ */
+export function asciiDigitsSameLength(text: string): string {
+  if (!NON_ASCII.test(text)) return text;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    const d = unit < 128 || (unit >= 0xd800 && unit <= 0xdfff) ? -1 : decimalDigitValue(unit);
+    out += d < 0 ? text[i] : String.fromCharCode(48 + d);
+  }
+  return out;
+}

@@ -7,7 +7,9 @@
  * - handles: leading `@` removed, lower case (handles are case-insensitive);
  * - channels: lower case; a leading `http(s)://`, `www.`, `t.me/`, `telegram.me/`, `telegram.dog/`, `s/` and
  *   `@` removed, and a trailing `/`;
- * - phones: separators removed, a leading `00` read as `+`; a number with `+` is written in E.164 as
+ * - phones: digits of every script written as ASCII digits (Devanagari `९८७…` reads as `987…`; before, such digits
+ *   were dropped, so a number written in them had no token), separators removed, a leading `00` read as `+`; a
+ *   number with `+` is written in E.164 as
  *   libphonenumber-js parses it; a number without a country code stays its digits (it then matches only the same
  *   digits written without a country code);
  * - e-mails: lower case (local parts are case-insensitive in practice; dots and `+tags` are kept);
@@ -20,6 +22,7 @@
  * Returns undefined for a value that is empty after canonicalisation.
  */
 import { parsePhoneNumberFromString } from "libphonenumber-js";
+import { asciiDigits } from "../guard/decimal-digits.js";
 import type { IocKind } from "../../published/pack/vocabulary.js";
 
 export const CANONICALIZATION = "evidence-bridge-ioc-canonical/v1";
@@ -69,7 +72,7 @@ export function canonicalIoc(kind: IocKind, raw: string): string | undefined {
       out = channel(v);
       break;
     case "phones":
-      out = phone(v);
+      out = phone(asciiDigits(v));
       break;
     case "emails":
       out = v.toLowerCase();

@@ -45,6 +45,20 @@ export const SAMPLES: readonly Sample[] = [
     scripts: ["latin", "devanagari"],
   },
   {
+    // Phone numbers written in Devanagari digits: searched as ASCII digits, recorded as written.
+    name: "devanagari-digits",
+    text: `खाता किराये पर, कमीशन ३% रोज़। संपर्क @khata_desk_two या कॉल +९१ ९१२३४ ५६७८१, दूसरा नंबर ९८७६५४३२१०, चैनल t.me/khata_chan_two, USDT ${TRON}, ईमेल khata2@desk.example, साइट https://khata2.example/upi`,
+    iocs: {
+      handles: ["@khata_desk_two"],
+      phones: ["+९१ ९१२३४ ५६७८१", "९८७६५४३२१०"],
+      channels: ["t.me/khata_chan_two"],
+      wallets: [TRON],
+      emails: ["khata2@desk.example"],
+      urls: ["https://khata2.example/upi"],
+    },
+    scripts: ["latin", "devanagari"],
+  },
+  {
     name: "han-simplified",
     text: `专业地下钱庄 对敲 换汇，绕开外汇额度。联系@hk_duiqiao_desk，电话+86 138 0013 8000，频道t.me/duiqiao_chan，钱包${BECH}，邮箱 dq@desk.example，网站 https://duiqiao.example/rate`,
     iocs: {

@@ -10,6 +10,10 @@ describe("canonicalIoc", () => {
     }
     expect(canonicalIoc("phones", "020 7946 0958")).toBe("02079460958");
   });
+  test("phones: digits of every script read as ASCII digits (one token for one number, however written)", () => {
+    for (const p of ["+९१ ९८७६५ ४३२१०", "+٩١ ٩٨٧٦٥ ٤٣٢١٠", "+৯১ ৯৮৭৬৫ ৪৩২১০", "+91 ९८७६५ 43210"]) expect(canonicalIoc("phones", p), p).toBe("+919876543210");
+    expect(canonicalIoc("phones", "०२० ७९४६ ०९५८")).toBe("02079460958");
+  });
   test("handles and e-mails: case-insensitive, handles without @", () => {
     expect(canonicalIoc("handles", "@Synthetic_Demo")).toBe("synthetic_demo");
     expect(canonicalIoc("handles", "synthetic_demo")).toBe("synthetic_demo");
