@@ -62,16 +62,22 @@ const DIGIT = /\p{Nd}/gu;
  * be of the kind at all are refused, such as a sentence as a wallet or a word as a URL.
  */
 export const CLIENT_IOC_SHAPES: Readonly<Record<IocKind, { test: RegExp; rule: string }>> = {
-  handles: { test: /^@[^\s@]*[\p{L}\p{N}][^\s@]*$/u, rule: "a handle is @ and a name, without spaces" },
+  handles: { test: /^@[\p{L}\p{M}\p{N}_.]+$/u, rule: "a handle is @ and a name of letters, digits, _ and ." },
   phones: {
-    test: /^[\p{Nd}\s+\-().\/]+(?:(?:ext\.?|extension|x|#)\s*\p{Nd}+)?$/iu,
-    rule: "a phone number is digits with spaces and + - ( ) . / only (and an extension after ext, x or #)",
+    // Dashes of every kind (\p{Pd}, the minus sign), the middle dot, a tel: URI, and an extension or dialling pause.
+    test: /^(?:tel:)?[\p{Nd}\s+().\/\p{Pd}\u2212\u00b7]+(?:(?:[;,]\s*)?(?:ext(?:ension)?[.:=]?|x|#|p|,+)\s*\p{Nd}+)?$/iu,
+    rule: "a phone number is digits with spaces, dashes and + ( ) . / only (tel: may lead; an extension after ext, x, # or a pause)",
   },
   channels: { test: /^(?:@[^\s@]+|[^\s]*\/[^\s]*[\p{L}\p{N}][^\s]*)$/u, rule: "a channel is a link (with /) or @ and a name, without spaces" },
-  wallets: { test: /^(?:[a-z][a-z0-9]*:)?[\p{L}\p{N}]+$/u, rule: "a wallet address is one run of letters and digits (a scheme such as bitcoincash: may lead)" },
+  wallets: {
+    // TON's user-friendly form has - and _, its raw form a workchain (0:…); BIP21 and EIP-681 URIs carry a scheme,
+    // a chain (@1) and a query (?amount=…).
+    test: /^(?:[a-z][a-z0-9+.-]*:)?(?:-?\d+:)?[\p{L}\p{N}_-]+(?:@\d+)?(?:\?\S*)?$/iu,
+    rule: "a wallet address is one run of letters, digits, - and _ (a scheme such as bitcoin: may lead, a ?query follow)",
+  },
   emails: {
-    test: /^[^\n\r]*(?:@|[\[({]\s*at\s*[\])}]|\sat\s)[^\n\r]*$/iu,
-    rule: "an e-mail address has @ (or an obfuscated [at], (at), { at } or ' at ')",
+    test: /^(?:[^\s@]+@[^\s@]+|[^\s@]+\s*(?:[\[({]\s*at\s*[\])}]|\sat\s)\s*[^\s@]+(?:\s*(?:[\[({]\s*(?:dot|\.)\s*[\])}]|\sdot\s|\.)\s*[^\s@]+)+)$/iu,
+    rule: "an e-mail address is one token with @, or written out with [at] (at) {at} or ' at ' and a dot",
   },
   urls: {
     test: /^[^\s]*(?::\/\/|\.|\[\.\]|\(\.\)|\[dot\]|\(dot\))[^\s]*$/iu,
