@@ -19,7 +19,7 @@ import { IOC_KINDS } from "../../published/pack/vocabulary.js";
 import { computeAssessmentId } from "../assessment/assessment-id.js";
 import { AssessmentError } from "../assessment/errors.js";
 import { pythonJsonText } from "../assessment/json-text.js";
-import type { Assessment, Iocs, Tier } from "../assessment/types.js";
+import { FALLBACK_RATE, type Assessment, type Iocs, type Tier } from "../assessment/types.js";
 import {
   ASSESSMENT_LIMITATIONS,
   ASSESSMENT_SCHEMA_VERSION,
@@ -40,9 +40,6 @@ import { JudgementError, type Judgement, type JudgementFinding } from "./judgeme
 import { RULE_LIMITATIONS } from "./rule-limitations.js";
 import { scriptHints } from "./script-hints.js";
 import { scoreSignals } from "./weights.js";
-
-/** §2.6: no live quote is taken, so the market rate is the producer's documented fallback. */
-export const FALLBACK_RATE = "90.0";
 
 export interface DeriveInput {
   message: string;

@@ -60,6 +60,8 @@ export const SCRIPT_HINTS = ["latin", "devanagari", "han", "arabic", "cyrillic",
 export type ScriptHint = (typeof SCRIPT_HINTS)[number];
 
 export const MARKET_RATE_STATUSES = ["CORROBORATED", "SINGLE_SOURCE", "DIVERGENT", "STALE", "FALLBACK"] as const;
+/** §2.6: the producer's rate when it has no live quote (status FALLBACK), as the bytes write it. */
+export const FALLBACK_RATE = "90.0";
 export type MarketRateStatus = (typeof MARKET_RATE_STATUSES)[number];
 
 export const THREAT_FAMILIES = ["NARCOTICS", "WILDLIFE", "WEAPONS", "FORGERY", "CYBERCRIME", "FRAUD", "EXPLOITATION"] as const;

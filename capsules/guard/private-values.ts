@@ -13,6 +13,7 @@
 import { parseStrictJson } from "../../src/json/parse.js";
 import { isJsonFloat, isJsonObject, type JsonObject } from "../../src/json/value.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
+import { FALLBACK_RATE } from "../assessment/types.js";
 import { decodeBase64Strict } from "../capsule/base64.js";
 
 /** What a private value is; reported instead of the value itself. */
@@ -122,7 +123,10 @@ export function assessmentPrivateValues(doc: unknown, pack?: IntelligencePack): 
   }
   const market = get(doc, "market_rate");
   for (const w of list(get(market, "warnings"))) add("market_rate_warning", w);
-  add("monetary_value", numberText(get(market, "rate")));
+  // A FALLBACK rate is no reading: it is the producer's documented constant (assessment-v1 §2.6), the same in every
+  // such assessment (every one `assess` derives), so guarding it would refuse every note that says "90".
+  const rate = numberText(get(market, "rate"));
+  if (!(get(market, "status") === "FALLBACK" && rate !== undefined && Number(rate) === Number(FALLBACK_RATE))) add("monetary_value", rate);
   add("monetary_value", numberText(get(market, "spread_pct")));
   const collection = get(doc, "collection");
   if (!(get(collection, "surface") === "public_channel" && get(collection, "authorization") === "public")) {
