@@ -104,6 +104,15 @@ function findAll(message: string, region: CountryCode): { found: Found[]; wallet
   return { found, wallet_checksums, skeleton };
 }
 
+/**
+ * Dates and times the library can read as a number (in the ASCII-digit view): a match that starts with a dotted,
+ * slashed or dashed date with a four-digit year (`27.11.2026 10` of `27.11.2026 10:30`), or that is followed at once
+ * by `:` and a digit (the minutes of a time). A two-digit year is not read as a date: phone numbers are written in
+ * groups of two (`01.23.45.67.89`).
+ */
+const DATE_START = /^(?:\d{1,2}([./-])\d{1,2}\1\d{4}|\d{4}([./-])\d{1,2}\2\d{1,2})(?!\d)/;
+const TIME_AFTER = /^:\d/;
+
 /** A match whose "extension" is only digits after a comma or semicolon: the number, then the digits. */
 const LIST_EXTENSION = /^(.*\d)\s*[,;][\s,;]*(\d+)$/s;
 
@@ -124,6 +133,7 @@ function findPhones(text: string, region: CountryCode): { start: number; end: nu
     for (const n of searchPhoneNumbersInText(from === 0 ? text : text.slice(from), { defaultCountry: region })) {
       const start = from + n.startsAt;
       const end = from + n.endsAt;
+      if (DATE_START.test(text.slice(start, end)) || TIME_AFTER.test(text.slice(end, end + 2))) continue;
       const list = n.number.ext === undefined ? null : LIST_EXTENSION.exec(text.slice(start, end));
       if (list !== null && list[2] === n.number.ext) {
         out.push({ start, end: start + list[1].length });

@@ -56,6 +56,16 @@ describe("phone numbers in lists, invite links", () => {
     expect(extractIocs("call 98765 43210 x123 now").iocs.phones).toEqual(["98765 43210 x123"]);
   });
 
+  test("a date with a four-digit year, or a time, is not a phone number, in any script's digits", () => {
+    for (const text of ["Meeting 27.11.2026 10:30 sharp", "Meeting दिनांक २७.११.२०२६ १०:३० बजे.", "at 2026-11-27 10:30", "on 27/11/2026 10:30"]) {
+      expect(extractIocs(text).iocs.phones, text).toEqual([]);
+    }
+    // A number next to a date or a time is still found; so are numbers written in groups of two.
+    expect(extractIocs("27.11.2026 9876543210").iocs.phones).toEqual(["9876543210"]);
+    expect(extractIocs("call 98765 43210 at 10:30").iocs.phones).toEqual(["98765 43210"]);
+    expect(extractIocs("call +33 1 23 45 67 89 or 011-2345-6789").iocs.phones).toEqual(["+33 1 23 45 67 89", "011-2345-6789"]);
+  });
+
   test("a joinchat invite written with its plus sign keeps its code", () => {
     expect(extractIocs("join https://t.me/joinchat/+AbCdEf123 now").iocs.channels).toEqual(["https://t.me/joinchat/+AbCdEf123"]);
     expect(extractIocs("join t.me/joinchat/AbCdEf123 now").iocs.channels).toEqual(["t.me/joinchat/AbCdEf123"]);
