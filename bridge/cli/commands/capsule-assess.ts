@@ -72,13 +72,16 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   try {
     const store = await openOrCreateStore(config);
     // Like capsule build: the capsule's derivation is written at put, so a later feed reads it (docs/feed.md).
-    made = (await import("../../../capsules/pipeline/stored.js")).cacheDerivationsOnPut(store, pack);
+    const stored = await import("../../../capsules/pipeline/stored.js");
+    made = stored.cacheDerivationsOnPut(store, pack);
     outcome = assessAndSeal(store, pack, {
       message: checkedMessage,
       judgement,
       retainMessage: flags["retain-message"] === true,
       supersede: flags.supersede === true,
     });
+    // An earlier recording: its candidate is derived here, so a withheld one is said again (docs/candidates.md).
+    if (outcome.status === "already_recorded") made.set(outcome.capsuleId, stored.deriveStorable(outcome.capsule, pack));
   } catch (e) {
     if (e instanceof JudgementError || e instanceof AssessmentError) throw new CliError(e.message);
     throw new CliError(`store: ${(e as Error).message}`);

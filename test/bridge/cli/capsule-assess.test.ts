@@ -177,6 +177,12 @@ describeShared("capsule assess", () => {
     expect(r.stderr).toBe(
       `evidence-bridge: capsule ${id} is sealed, but its outward candidate is withheld (leak guard: matched_term in candidate.detector.families[0]), so it will not reach review (a private value that is also a word of the candidate's public fields does this; docs/candidates.md "Withheld")\n`,
     );
+    // The same message again: already recorded, and still said to be withheld.
+    const again = await assess([], judgement);
+    expect(again.stderr).toBe(
+      `evidence-bridge: this message was already recorded as capsule ${id}; nothing new was built (use --supersede to record it again)\n` +
+        `evidence-bridge: capsule ${id} is sealed, but its outward candidate is withheld (leak guard: matched_term in candidate.detector.families[0]), so it will not reach review (a private value that is also a word of the candidate's public fields does this; docs/candidates.md "Withheld")\n`,
+    );
     // A distinctive quote: the candidate is emitted and nothing is said.
     writeFileSync(messageFile, "Earn daily: we need your account for transfers, commission paid. Ping @acct_helper_43");
     const distinctive = await assess([], { ...judgement, findings: [{ ...judgement.findings[0], fragments: { offer: ["need your account for transfers"], payment: ["commission paid"] } }] });
