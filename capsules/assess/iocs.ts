@@ -11,9 +11,9 @@ import LinkifyIt from "linkify-it";
 import { searchPhoneNumbersInText, type CountryCode } from "libphonenumber-js/max";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import { CONFUSABLES } from "../../published/pack/normalize-tables.js";
+import { asciiDigitsSameLength } from "../guard/decimal-digits.js";
 import { normalisedView, normalisedViews, type TextView } from "./normalise.js";
 import { findWallets } from "./wallets.js";
-import { asciiDigitsSameLength } from "../guard/decimal-digits.js";
 
 export type IocLists = Record<IocKind, string[]>;
 
@@ -120,7 +120,7 @@ const LIST_EXTENSION = /^(.*\d)\s*[,;][\s,;]*(\d+)$/s;
  * The phone numbers of `text` (offsets), as libphonenumber-js finds them, except that digits after a comma or a
  * semicolon are never an extension. The library reads a comma as a dialling pause, so "call 98765 43210, 91234 56789"
  * would be one number with extension 91234, and the second number would be lost. Such a match ends with its number,
- * and the search goes on right after it. An extension with a label (`ext. 12`, `x123`) stays part of the number.
+ * and the search goes on right after it. An extension with a label (`ext. 12`, `x123`, `#`) stays part of the number.
  *
  * The library's lazy search (`searchPhoneNumbersInText`) is read one match at a time, so a search that goes on after
  * such a number costs the distance to the next number, not the rest of the text: a message that is a long list of
@@ -133,8 +133,9 @@ function findPhones(text: string, region: CountryCode): { start: number; end: nu
     for (const n of searchPhoneNumbersInText(from === 0 ? text : text.slice(from), { defaultCountry: region })) {
       const start = from + n.startsAt;
       const end = from + n.endsAt;
-      if (DATE_START.test(text.slice(start, end)) || TIME_AFTER.test(text.slice(end, end + 2))) continue;
-      const list = n.number.ext === undefined ? null : LIST_EXTENSION.exec(text.slice(start, end));
+      const raw = text.slice(start, end);
+      if (DATE_START.test(raw) || TIME_AFTER.test(text.slice(end, end + 2))) continue;
+      const list = n.number.ext === undefined ? null : LIST_EXTENSION.exec(raw);
       if (list !== null && list[2] === n.number.ext) {
         out.push({ start, end: start + list[1].length });
         from = start + list[1].length;

@@ -8,11 +8,10 @@
  *
  * Errors name the rule, never the text.
  */
+import { LONE_SURROGATE, NOT_WELL_FORMED } from "../assessment/assessment-dialect.js";
 import { JudgementError } from "./judgement.js";
 import { normalisedView } from "./normalise.js";
 
-/** A lone (unpaired) surrogate: with the `u` flag a pair is one code point, so only unpaired halves match. */
-const LONE_SURROGATE = /\p{Cs}/u;
 const VISIBLE = /\S/u;
 
 /**
@@ -28,7 +27,7 @@ export class MessageText {
    */
   static check(message: string, field = "message"): MessageText {
     if (LONE_SURROGATE.test(message)) {
-      throw new JudgementError(`${field}: not well-formed Unicode (a lone surrogate; UTF-16 halves must come in pairs)`, field, "well-formed");
+      throw new JudgementError(`${field}: ${NOT_WELL_FORMED}`, field, "well-formed");
     }
     if (!VISIBLE.test(normalisedView(message, false).text)) {
       throw new JudgementError(`${field}: no visible character (empty, or only spaces and invisible characters)`, field, "empty");

@@ -267,18 +267,23 @@ export const ASSESSMENT_DIALECT: ShapeDialect<StringFormat> = {
 };
 
 /**
+ * A lone (unpaired) UTF-16 surrogate: with the `u` flag a pair is one code point, so only unpaired halves match.
+ * UTF-8 encoding replaces one with U+FFFD, so two different strings would hash (or key) alike: the judgement's
+ * strings and the message text (capsules/assess/message-text.ts) refuse it with {@link NOT_WELL_FORMED}.
+ */
+export const LONE_SURROGATE = /\p{Cs}/u;
+export const NOT_WELL_FORMED = "not well-formed Unicode (a lone surrogate; UTF-16 halves must come in pairs)";
+
+/**
  * The dialect of a client's judgement (capsules/assess/judgement.ts): the assessment rules, but no string value and
  * no unknown key of the client is ever quoted. A judgement sits beside a private message, and a value put in the
  * wrong field (a handle as a signal name, a phone number as a key) would otherwise come back in an error.
  */
-/** A UTF-16 half without its pair: no text, and two such strings would turn into the same UTF-8 bytes (U+FFFD). */
-const LONE_SURROGATE = /\p{Cs}/u;
-
 export const JUDGEMENT_DIALECT: ShapeDialect<StringFormat> = {
   ...ASSESSMENT_DIALECT,
-  // A judgement's strings are hashed or keyed as UTF-8 (a source becomes a keyed pseudonym): lone surrogates would
-  // make different strings one pseudonym, so they are refused first, as in the message text.
-  string: (shape, s) => maybe(LONE_SURROGATE.test(s) ? "not well-formed Unicode (a lone surrogate; UTF-16 halves must come in pairs)" : stringProblem(shape, s, false)),
+  // A judgement's strings are hashed or keyed as UTF-8 (a source becomes a keyed pseudonym): lone surrogates are
+  // refused first, as in the message text.
+  string: (shape, s) => maybe(LONE_SURROGATE.test(s) ? NOT_WELL_FORMED : stringProblem(shape, s, false)),
   unknown: (shape, keys) => {
     const allowed = shape.kind === "record" ? shape.keys : Object.keys(shape.fields);
     return schema(`${keys.length} unknown ${shape.kind === "record" ? "key(s)" : "field(s)"} (names not shown; allowed: ${allowed.join(", ")})`);

@@ -14,6 +14,7 @@ import type { Decision } from "./decisions.js";
 import { ReviewError } from "./errors.js";
 import { appendDecision, loadReviewLog, type AppendOptions, type Reviewer } from "./log.js";
 import { readReviewPolicy } from "./policy.js";
+import { OutwardTexts } from "../guard/outward-guard.js";
 import { storeGuardFor } from "../guard/store-guard.js";
 import { guardOutward, openReviewTarget } from "./review-target.js";
 import type { LoggedRecord } from "./state.js";
@@ -61,12 +62,15 @@ export function recordDecision(
       `the candidate of capsule ${id} is now ${r.digest.slice(0, 12)}, not the ${req.expectedDigest.slice(0, 12)} you reviewed (the capsule, the pack or the rules changed): look at it again`,
     );
   }
-  // Notes travel with every export: checked against every private value of the store, in every form (guard/).
-  const leak = guardOutward(target, req.note, "the note", storeGuardFor(store, derivations, req.note));
+  // Notes travel with every export, and so does the reviewer's name signed into the record (a name is chosen freely
+  // at keys init): both are checked against every private value of the store, in every form (guard/). One store
+  // guard holds what may occur in either text; each text is then checked on its own.
+  const texts = OutwardTexts.of([{ value: req.note }, { value: reviewer.name }]);
+  const storeGuard = storeGuardFor(store, derivations, texts ?? [req.note, reviewer.name]);
+  const leak = guardOutward(target, req.note, "the note", storeGuard, {}, texts);
   derivations.save();
   if (leak !== undefined) throw new ReviewError("leak", `--note refused: ${leak}; notes travel with the export, write them without private values`);
-  // So does the reviewer's name, signed into the record (a name is chosen freely at keys init).
-  const nameLeak = guardOutward(target, reviewer.name, "the reviewer name", storeGuardFor(store, derivations, reviewer.name));
+  const nameLeak = guardOutward(target, reviewer.name, "the reviewer name", storeGuard, {}, texts);
   if (nameLeak !== undefined) {
     throw new ReviewError(
       "leak",
