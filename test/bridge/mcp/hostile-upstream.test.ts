@@ -26,9 +26,9 @@ const CONTROL_OR_BIDI = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u2
 /** Words of the injected instruction that must never reach a bridge sentence or stderr unlabelled. */
 const INJECTED_WORDS = /SYSTEM OVERRIDE|ignore previous instructions/;
 
-/** Every line the bridge wrote parses under the strict loader (no duplicate keys, bounded depth). */
+/** Every line the bridge wrote parses under the strict loader with the upstream limits (no duplicate keys, depth ≤ 64). */
 function expectStrictLines(s: Session): void {
-  for (const line of s.lines) expect(() => parseStrictJson(line, { maxItems: 100_000, maxMembers: 100_000 })).not.toThrow();
+  for (const line of s.lines) expect(() => parseStrictJson(line, { maxDepth: 64, maxItems: 100_000, maxMembers: 100_000 })).not.toThrow();
 }
 
 function expectUnavailable(r: Reply): string {
@@ -101,7 +101,7 @@ for (const framing of ["json", "sse"] as TransportMode["framing"][]) {
       await d.setFault({ mode: "error-injection", methods: ["initialize", "tools/call"], messageChars: 100_000 });
       await s.call("list_signals", {}); // an upstream error makes the next call re-discover
       await s.call("list_signals", {});
-      const line = s.stderrOutput.split("\n").find((l) => l.includes("tool discovery failed: initialize"));
+      const line = s.stderrOutput.split("\n").find((l) => l.includes("tool discovery failed: initialize") && l.includes("JSON-RPC error"));
       expect(line).toBeDefined();
       expect(line).toContain(SAID);
       expect(line!.length).toBeLessThan(1500);
