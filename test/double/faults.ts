@@ -61,7 +61,7 @@ export type FaultMode =
    */
   | "error-injection"
   /**
-   * HTTP `FaultSetting.status` (default 400; 5xx statuses are retried by the client) whose `application/json` body is
+   * HTTP `FaultSetting.status` (default 400, a 5xx status is retried by the client) whose `application/json` body is
    * a JSON-RPC error carrying the same instruction (`messageChars` default 2,000).
    */
   | "http-error-body"
