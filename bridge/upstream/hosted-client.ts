@@ -24,7 +24,7 @@ import { PublishedFiles, type PublishedOutcome } from "./published-files.js";
 import { detectDrift, formatDrift, isReadOnly, type DriftReport } from "./schema-drift.js";
 import { unavailableResult, type UnavailableResult } from "./unavailable.js";
 import { upstreamText } from "./upstream-json.js";
-import { httpBodyFacts, quoteUpstream, safeMediaType } from "./upstream-words.js";
+import { httpBodyFacts, quoteUpstream, safeMediaType, upstreamName } from "./upstream-words.js";
 import { toPlain } from "../../src/json/plain.js";
 import type { JsonValue } from "../../src/json/value.js";
 
@@ -495,7 +495,8 @@ export class HostedClient {
     const ignored: IgnoredTool[] = [];
     for (const t of tools) {
       const name = typeof t === "object" && t !== null ? (t as Record<string, unknown>).name : undefined;
-      if (!isPublicToolName(name)) ignored.push({ name: typeof name === "string" ? name : String(name), reason: "not on the allow-list" });
+      // An ignored tool's name is upstream text shown by doctor: bounded and cleaned (upstream-words.ts).
+      if (!isPublicToolName(name)) ignored.push({ name: typeof name === "string" ? upstreamName(name) : typeof name, reason: "not on the allow-list" });
       else if (!isReadOnly(t)) ignored.push({ name, reason: "not read-only" });
       else exposed.add(name);
     }

@@ -36,6 +36,14 @@ export function quoteUpstream(text: string): string {
   return `${UPSTREAM_SAID}${JSON.stringify(cleanUpstreamText(text))}`;
 }
 
+/**
+ * A name the upstream chose (a tool's, a schema property's) as the bridge repeats it in a line: as it is when it is
+ * a plain identifier of at most 64 characters, otherwise JSON-quoted, cleaned and cut to 64 characters.
+ */
+export function upstreamName(name: string): string {
+  return /^[A-Za-z0-9_$][A-Za-z0-9_$.\/-]{0,63}$/.test(name) ? name : JSON.stringify(cleanUpstreamText(name, 64));
+}
+
 /** A content type as the upstream sent it, only when it is a plain `type/subtype` token pair; otherwise undefined. */
 export function safeMediaType(header: string | string[] | undefined): string | undefined {
   const media = String(header ?? "").split(";")[0].trim().toLowerCase();
