@@ -17,7 +17,7 @@ export type RequestId = string | number;
 export type ResponseOverride =
   /** Write `result` (an upstream result, strictly parsed) again as `result`, with `meta` members set under `_meta`. */
   | { kind: "result"; result: JsonObject; meta?: Record<string, unknown> }
-  /** Write `errorText` verbatim as `error`. */
+  /** Write `errorText` (an error object the bridge built) verbatim as `error`. */
   | { kind: "error"; errorText: string };
 
 /** A map key for a JSON-RPC id (numbers and strings never collide). */

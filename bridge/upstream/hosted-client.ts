@@ -541,7 +541,7 @@ export class HostedClient {
     return out;
   }
 
-  /** Calls one public tool and classifies the answer; the result passes through exactly as received. */
+  /** Calls one public tool and classifies the answer; a result is strictly parsed and checked against the CallToolResult shape. */
   async callTool(name: string, args: unknown, opts: CallOptions = {}): Promise<ToolCallOutcome> {
     if (!isPublicToolName(name)) return refused("refused: not one of the seven public tools of the hosted server");
     let argsText: string;
