@@ -3,8 +3,8 @@
  * discovery (`initialize` + `tools/list`) at start-up and on demand, the seven-name allow-list and read-only rule,
  * schema-drift reporting, the outward guard (capsules/guard), answers read as data (every body parsed with the strict
  * loader and checked against its result shape; upstream-json.ts), and the `unavailable` result for every way the
- * upstream can fail. Upstream words reach a bridge sentence or stderr only labelled and bounded (upstream-words.ts). Published files are fetched through {@link PublishedFiles}. Answers may come as
- * JSON or as a `text/event-stream` (the event carrying the response to our id is picked); a session id the server
+ * upstream can fail. Upstream words reach a bridge sentence or stderr only labelled and bounded (upstream-words.ts).
+ * Published files are fetched through {@link PublishedFiles}. Answers may come as JSON or as a `text/event-stream` (the event carrying the response to our id is picked); a session id the server
  * sets is kept and sent, a 404 for it re-initialises once, and `notifications/initialized` follows `initialize`. A
  * `notifications/tools/list_changed` event in a streamed answer makes the next call re-discover first.
  *
@@ -24,7 +24,7 @@ import { PublishedFiles, type PublishedOutcome } from "./published-files.js";
 import { detectDrift, formatDrift, isReadOnly, type DriftReport } from "./schema-drift.js";
 import { unavailableResult, type UnavailableResult } from "./unavailable.js";
 import { upstreamText } from "./upstream-json.js";
-import { httpBodyFacts, quoteUpstream, safeMediaType, upstreamName } from "./upstream-words.js";
+import { contentTypeFacts, httpBodyFacts, quoteUpstream, upstreamName } from "./upstream-words.js";
 import { toPlain } from "../../src/json/plain.js";
 import type { JsonValue } from "../../src/json/value.js";
 
@@ -421,8 +421,7 @@ export class HostedClient {
     }
     // A picked event's data is the JSON-RPC message itself.
     if (!res.eventStream && mediaType(type) !== "application/json") {
-      const media = type === undefined ? "no content type" : `content type ${safeMediaType(type) ?? "(unreadable)"}`;
-      return unavailable(`the hosted server answered with ${media}, not JSON`, true, attempts, status);
+      return unavailable(`the hosted server answered with ${contentTypeFacts(type)}, not JSON`, true, attempts, status);
     }
     const p = res.eventStream && picked !== undefined ? picked : parseResponse(res.body, maxBytes);
     if (p.kind === "invalid") return unavailable(`the hosted server sent a malformed response (${p.reason})`, true, attempts, status);

@@ -55,8 +55,13 @@ export function safeMediaType(header: string | string[] | undefined): string | u
  * A content type that is not a plain media type is reported as such rather than copied.
  */
 export function httpBodyFacts(status: number, contentType: string | string[] | undefined, body: Uint8Array): string {
-  const media = safeMediaType(contentType);
-  const type = contentType === undefined ? "no content type" : media === undefined ? "an unreadable content type" : `content type ${media}`;
   const digest = createHash("sha256").update(body).digest("hex");
-  return `HTTP ${status}, ${type}, ${body.length} bytes, sha256 ${digest}`;
+  return `HTTP ${status}, ${contentTypeFacts(contentType)}, ${body.length} bytes, sha256 ${digest}`;
+}
+
+/** `content type <media type>`, `no content type`, or `an unreadable content type` (never the header's own words). */
+export function contentTypeFacts(contentType: string | string[] | undefined): string {
+  if (contentType === undefined) return "no content type";
+  const media = safeMediaType(contentType);
+  return media === undefined ? "an unreadable content type" : `content type ${media}`;
 }

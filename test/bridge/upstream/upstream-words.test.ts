@@ -7,11 +7,20 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { serverIdentity } from "../../../bridge/upstream/hosted-client.js";
+import { HostedClient, serverIdentity } from "../../../bridge/upstream/hosted-client.js";
 import { Agents } from "../../../bridge/upstream/http-transport.js";
 import { PublishedFiles } from "../../../bridge/upstream/published-files.js";
 import { compareSchemas } from "../../../bridge/upstream/schema-drift.js";
-import { cleanUpstreamText, httpBodyFacts, MAX_UPSTREAM_CHARS, quoteUpstream, safeMediaType, UPSTREAM_SAID, upstreamName } from "../../../bridge/upstream/upstream-words.js";
+import {
+  cleanUpstreamText,
+  contentTypeFacts,
+  httpBodyFacts,
+  MAX_UPSTREAM_CHARS,
+  quoteUpstream,
+  safeMediaType,
+  UPSTREAM_SAID,
+  upstreamName,
+} from "../../../bridge/upstream/upstream-words.js";
 import { HIDDEN_CHARACTERS, hostileMessage, INJECTION } from "../../double/hostile.js";
 
 const CONTROL_OR_BIDI = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
@@ -57,6 +66,40 @@ describe("HTTP error bodies", () => {
     for (const bad of [`text/${INJECTION}`, "text/html\u202e", "x".repeat(70) + "/json", "json", ""]) {
       expect(safeMediaType(bad)).toBeUndefined();
       expect(httpBodyFacts(400, bad, Buffer.from("x"))).toMatch(/^HTTP 400, an unreadable content type, 1 bytes, sha256 /);
+      expect(contentTypeFacts(bad)).toBe("an unreadable content type");
+    }
+    expect(contentTypeFacts(undefined)).toBe("no content type");
+  });
+});
+
+describe("a 200 answer that is not JSON", () => {
+  let server: Server;
+  let url = "";
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(200, { "Content-Type": `${INJECTION} base64`, "Content-Length": "2" });
+        res.end("{}");
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+  test("is unavailable, naming no words of its content type", async () => {
+    const diagnostics: string[] = [];
+    const c = new HostedClient({ mcpUrl: url, timeoutMs: 5000, retryDelayMs: 10, diagnostics: (l) => diagnostics.push(l) });
+    try {
+      const out = await c.request("ping");
+      expect(out.kind).toBe("unavailable");
+      if (out.kind === "unavailable") expect(out.reason).toBe("the hosted server answered with an unreadable content type, not JSON");
+      expect((await c.discover()).ok).toBe(false);
+      expect(diagnostics.join("\n")).not.toMatch(/SYSTEM OVERRIDE/);
+    } finally {
+      c.close();
     }
   });
 });
