@@ -342,10 +342,10 @@ export class HostedClient {
     }
     // The server ended our session (404 for a request that carried it): initialise again, once, and resend.
     if (res.status === 404 && session !== undefined && opts.sessionRetried !== true) {
-      if (!(await this.reinitialize(session))) return this.classify(res, picked, maxResponseBytes);
+      if (!(await this.reinitialize(session))) return this.classify(res, id, picked, maxResponseBytes);
       return this.request(method, paramsText, { ...opts, sessionRetried: true });
     }
-    const out = this.classify(res, picked, maxResponseBytes);
+    const out = this.classify(res, id, picked, maxResponseBytes);
     if (method === "initialize" && out.kind === "result") this.sessionId = sessionHeader(res.headers["mcp-session-id"]);
     return out;
   }
@@ -409,9 +409,10 @@ export class HostedClient {
 
   /**
    * The outcome of an HTTP answer. A non-200 body is never read for words: the reason gives its facts only (status,
-   * content type, length, digest). A 200 body is read strictly (`picked`: the event a stream answered with).
+   * content type, length, digest). A 200 body is read strictly (`picked`: the event a stream answered with) and must
+   * answer request `id` (an error may carry id null: the server could not read the request).
    */
-  private classify(res: HttpResponse, picked: ParsedResponse | undefined, maxBytes: number): RpcOutcome {
+  private classify(res: HttpResponse, id: number, picked: ParsedResponse | undefined, maxBytes: number): RpcOutcome {
     const { status, attempts } = res;
     const type = res.headers["content-type"];
     if (status !== 200) {
@@ -425,6 +426,9 @@ export class HostedClient {
     }
     const p = res.eventStream && picked !== undefined ? picked : parseResponse(res.body, maxBytes);
     if (p.kind === "invalid") return unavailable(`the hosted server sent a malformed response (${p.reason})`, true, attempts, status);
+    if (p.id !== id && !(p.kind === "error" && p.id === null)) {
+      return unavailable("the hosted server sent a malformed response (it answers another request id)", true, attempts, status);
+    }
     if (p.kind === "error") return { kind: "rpc-error", error: p.error, attempts };
     return { kind: "result", result: toPlain(p.result), value: p.result, attempts };
   }

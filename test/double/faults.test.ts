@@ -178,6 +178,12 @@ describeShared("hosted double: fault modes", () => {
       await d.setFault({ mode: "deep-nesting", depth: 3 });
       expect(JSON.parse((await post(d.url, CALL)).body.toString()).result.structuredContent).toEqual({ n: [[[]]] });
     });
+    test("other-id: a valid result carrying another request's id", async () => {
+      await d.setFault("other-id");
+      const msg = JSON.parse((await post(d.url, CALL)).body.toString());
+      expect(msg.id).toBe("c-other");
+      expect(msg.result.content).toEqual([{ type: "text", text: "not yours" }]);
+    });
     test("with SSE framing a hostile answer is one message event", async () => {
       d.setTransport({ framing: "sse" });
       try {

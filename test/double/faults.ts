@@ -70,7 +70,9 @@ export type FaultMode =
   /** tools/call answered with a result holding two `content` members, the first carrying an instruction. */
   | "duplicate-content"
   /** tools/call answered with a result whose structuredContent nests `FaultSetting.depth` arrays (default 100,000). */
-  | "deep-nesting";
+  | "deep-nesting"
+  /** tools/call answered with a valid result that carries another request's id. */
+  | "other-id";
 
 export interface FaultSetting {
   mode: FaultMode;
@@ -100,7 +102,7 @@ export interface FaultSetting {
  * The hostile answers (hostile.ts): tools/call by default, like the body faults; sent as one event when the double
  * frames its answers as an event stream, so the bridge meets them in both forms.
  */
-export const HOSTILE_FAULTS: readonly FaultMode[] = ["error-injection", "http-error-body", "duplicate-meta", "duplicate-content", "deep-nesting"];
+export const HOSTILE_FAULTS: readonly FaultMode[] = ["error-injection", "http-error-body", "duplicate-meta", "duplicate-content", "deep-nesting", "other-id"];
 
 /** Faults applied per MCP request (the others change state: tool list, origin, listener). */
 export const REQUEST_FAULTS = new Set<FaultMode>([

@@ -27,7 +27,7 @@ import {
   TOOLS_LIST_CHANGED_NOTIFICATION,
   sseEvent,
 } from "./faults.js";
-import { deepNestingBody, duplicateContentBody, duplicateMetaBody, hostileErrorBody, hostileMessage } from "./hostile.js";
+import { deepNestingBody, duplicateContentBody, duplicateMetaBody, hostileErrorBody, hostileMessage, otherIdBody } from "./hostile.js";
 import { CONNECTION_REFUSED, Origin } from "./origin.js";
 import { isPyObject, pyDumps, pyParseBytes, type PyObject, type PyValue } from "./py-json.js";
 import { doubleDataRoot, RecordedData } from "./recorded.js";
@@ -548,6 +548,9 @@ class HostedDoubleServer implements HostedDouble {
         return true;
       case "deep-nesting":
         this.answer(res, deepNestingBody(idText, f.depth ?? 100_000), cors);
+        return true;
+      case "other-id":
+        this.answer(res, otherIdBody(idText), cors);
         return true;
       case "sse-no-response":
         await this.sse(res, [sseEvent([SSE_NOTIFICATION])], cors, false);

@@ -62,3 +62,8 @@ export function deepNestingBody(idText: string, depth: number): string {
     `"structuredContent": {"n": ${"[".repeat(depth)}${"]".repeat(depth)}}, "isError": false}}`
   );
 }
+
+/** A valid tools/call result for another request: the id is the request's with `-other` appended (as a string). */
+export function otherIdBody(idText: string): string {
+  return `{"jsonrpc": "2.0", "id": ${pyDumps(`${idText.replace(/"/g, "")}-other`)}, "result": {"content": [{"type": "text", "text": "not yours"}], "isError": false}}`;
+}

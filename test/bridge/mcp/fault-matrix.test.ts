@@ -207,6 +207,7 @@ const CASES = {
   "duplicate-meta": { fault: tc("duplicate-meta"), tool: "list_signals", args: {}, expect: unavailable(true, /malformed response \(an object in it has a duplicate key\)/) },
   "duplicate-content": { fault: tc("duplicate-content"), tool: "list_signals", args: {}, expect: unavailable(true, /malformed response \(an object in it has a duplicate key\)/) },
   "deep-nesting": { fault: tc("deep-nesting"), tool: "list_signals", args: {}, expect: unavailable(true, /malformed response \(it nests deeper than 64 levels\)/) },
+  "other-id": { fault: tc("other-id"), tool: "list_signals", args: {}, expect: unavailable(true, /malformed response \(it answers another request id\)/) },
 } satisfies Record<FaultMode, Case>;
 
 describeShared("fault matrix: every fault of the double, then a private tool", () => {

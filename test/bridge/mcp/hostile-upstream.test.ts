@@ -131,6 +131,15 @@ for (const framing of ["json", "sse"] as TransportMode["framing"][]) {
       expect(r.line.length).toBeLessThan(2000);
     });
 
+    test("a JSON answer for another request id is refused; a streamed one is not taken as the answer", async () => {
+      // A stream that ends without the answer is a connection failure, retried once: both attempts get the fault.
+      await d.setFault({ mode: "other-id", times: framing === "json" ? 1 : 2 });
+      const r = await s.call("list_signals", {}, "own-id");
+      if (framing === "json") expect(expectUnavailable(r)).toMatch(/answers another request id/);
+      else expect(expectUnavailable(r)).toMatch(/event stream ended without the response/);
+      expect(r.line).not.toContain("not yours");
+    });
+
     test("a result 60 levels deep still passes, re-serialised from the parsed value with the bridge's provenance", async () => {
       await d.setFault({ mode: "deep-nesting", depth: 60 });
       const r = await s.call("list_signals", {});
