@@ -34,12 +34,72 @@ export class ShapeViolation extends Error {
   }
 }
 
+/**
+ * How the checker reads objects and kinds: the strict value model (`Map` objects, {@link JsonFloat}; the default)
+ * or another JSON-shaped model, such as `JSON.parse` output ({@link PlainJsonModel}). Only objects and kinds differ;
+ * strings, booleans, numbers and arrays are JS values in both.
+ */
+export interface ValueModel {
+  isObject(v: unknown): boolean;
+  /** Member `key` of an object, or undefined when it has none. */
+  get(o: unknown, key: string): JsonValue | undefined;
+  /** Member count of an object; called once per object the checker opens. */
+  size(o: unknown): number;
+  keys(o: unknown): Iterable<string>;
+  kind(v: unknown): ReturnType<typeof kindOf>;
+}
+
+/** The strict value model of `value.ts`. */
+export const STRICT_MODEL: ValueModel = {
+  isObject: (v) => v instanceof Map,
+  get: (o, key) => (o as Map<string, JsonValue>).get(key),
+  size: (o) => (o as Map<string, JsonValue>).size,
+  keys: (o) => (o as Map<string, JsonValue>).keys(),
+  kind: (v) => kindOf(v as JsonValue),
+};
+
+/**
+ * `JSON.parse` output: objects are plain objects (own properties only), every number an integer, no floats. It
+ * cannot tell `1` from `1.0` nor see duplicate keys: a caller uses it only where the text was proved free of
+ * both, and compares {@link members} (every member of every object the checker opened) with the members the
+ * text holds. {@link ordered} says whether every object opened had its keys in code-point order.
+ */
+export class PlainJsonModel implements ValueModel {
+  members = 0;
+  ordered = true;
+
+  isObject(v: unknown): boolean {
+    return typeof v === "object" && v !== null && !Array.isArray(v);
+  }
+
+  get(o: unknown, key: string): JsonValue | undefined {
+    return Object.hasOwn(o as object, key) ? ((o as Record<string, JsonValue>)[key] as JsonValue) : undefined;
+  }
+
+  size(o: unknown): number {
+    const keys = Object.keys(o as object);
+    this.members += keys.length;
+    if (this.ordered) for (let i = 1; i < keys.length; i++) if (compareCodePoints(keys[i - 1], keys[i]) >= 0) this.ordered = false;
+    return keys.length;
+  }
+
+  keys(o: unknown): Iterable<string> {
+    return Object.keys(o as object);
+  }
+
+  kind(v: unknown): ReturnType<typeof kindOf> {
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? "object" : kindOf(v as JsonValue);
+  }
+}
+
 export interface CheckOptions {
   /**
    * Member order of the returned objects: `shape` (default) or `code-point`, in which `JSON.stringify` of a
    * returned value holding only strings, booleans, integers, null, arrays and objects is its canonical text.
    */
   memberOrder?: "shape" | "code-point";
+  /** How values are read (default {@link STRICT_MODEL}). */
+  model?: ValueModel;
 }
 
 /** Checks `value` against `shape`; returns the plain JS value or throws the first {@link ShapeViolation}. */
@@ -142,9 +202,9 @@ function planOf(shape: ObjectShape<string>): ObjectPlan {
 }
 
 /** The members an all-or-none object lacks, when it has some but not all; else undefined. */
-function allOrNoneAbsent(names: readonly string[], value: Map<string, JsonValue>): string[] | undefined {
-  const absent = names.filter((n) => !value.has(n));
-  return absent.length > 0 && value.size > 0 ? absent : undefined;
+function allOrNoneAbsent(names: readonly string[], has: (n: string) => boolean, size: number): string[] | undefined {
+  const absent = names.filter((n) => !has(n));
+  return absent.length > 0 && size > 0 ? absent : undefined;
 }
 
 /** Thrown (collect mode only) to abandon a value whose problem has been reported; caught by its container. */
@@ -155,6 +215,7 @@ class Checker<F extends string> {
   private readonly path: Seg[] = [];
   private readonly closedFirst: boolean;
   private readonly codePointOrder: boolean;
+  private readonly m: ValueModel;
   /** Problems reported so far (collect mode). */
   private reported = 0;
 
@@ -165,6 +226,7 @@ class Checker<F extends string> {
   ) {
     this.closedFirst = d.order === "closed-first";
     this.codePointOrder = opts.memberOrder === "code-point";
+    this.m = opts.model ?? STRICT_MODEL;
   }
 
   /** Reports a problem; in collect mode without abandoning the value (the caller goes on). */
@@ -205,24 +267,24 @@ class Checker<F extends string> {
   check(shape: Shape<F>, value: JsonValue): unknown {
     switch (shape.kind) {
       case "string": {
-        if (typeof value !== "string") this.fail(this.d.kind(shape, kindOf(value), value));
+        if (typeof value !== "string") this.fail(this.d.kind(shape, this.m.kind(value), value));
         const problem = this.d.string(shape, value);
         if (problem) this.fail(problem);
         return value;
       }
       case "bool": {
-        if (typeof value !== "boolean") this.fail(this.d.kind(shape, kindOf(value), value));
+        if (typeof value !== "boolean") this.fail(this.d.kind(shape, this.m.kind(value), value));
         if (shape.value !== undefined && value !== shape.value) this.fail(this.d.bool!(shape, value));
         return value;
       }
       case "int": {
-        if (typeof value !== "number") this.fail(this.d.kind(shape, kindOf(value), value));
+        if (typeof value !== "number") this.fail(this.d.kind(shape, this.m.kind(value), value));
         const problem = this.d.int(shape, value);
         if (problem) this.fail(problem);
         return value;
       }
       case "float": {
-        if (!(value instanceof JsonFloat)) this.fail(this.d.kind(shape, kindOf(value), value));
+        if (!(value instanceof JsonFloat)) this.fail(this.d.kind(shape, this.m.kind(value), value));
         const problem = this.d.float(shape, value.value);
         if (problem) this.fail(problem);
         return value.value;
@@ -230,7 +292,7 @@ class Checker<F extends string> {
       case "nullable":
         return value === null ? null : this.check(shape.inner, value);
       case "tuple": {
-        if (!Array.isArray(value)) this.fail(this.d.kind(shape, kindOf(value), value));
+        if (!Array.isArray(value)) this.fail(this.d.kind(shape, this.m.kind(value), value));
         const problem = this.d.count(shape, value.length);
         if (problem) this.fail(problem);
         const before = this.reported;
@@ -248,7 +310,7 @@ class Checker<F extends string> {
   }
 
   private array(shape: ArrayShape<F>, value: JsonValue): unknown[] {
-    if (!Array.isArray(value)) this.fail(this.d.kind(shape, kindOf(value), value));
+    if (!Array.isArray(value)) this.fail(this.d.kind(shape, this.m.kind(value), value));
     const count = this.d.count(shape, value.length);
     if (count && this.closedFirst) this.fail(count);
     const before = this.reported;
@@ -266,10 +328,10 @@ class Checker<F extends string> {
   }
 
   /** Unknown members: in `closed-first` order together at the object, else each at its own path. */
-  private unknownKeys(value: Map<string, JsonValue>, known: (k: string) => boolean, shape: ObjectShape<F> | RecordShape<F>): void {
-    if (value.size === 0) return;
+  private unknownKeys(value: unknown, size: number, known: (k: string) => boolean, shape: ObjectShape<F> | RecordShape<F>): void {
+    if (size === 0) return;
     let unknown: string[] | undefined;
-    for (const k of value.keys()) if (!known(k)) (unknown ??= []).push(k);
+    for (const k of this.m.keys(value)) if (!known(k)) (unknown ??= []).push(k);
     if (unknown === undefined) return;
     const ordered = jsPropertyOrder(unknown);
     if (this.closedFirst) this.fail(this.d.unknown(shape, ordered));
@@ -278,11 +340,14 @@ class Checker<F extends string> {
   }
 
   private object(shape: ObjectShape<F>, value: JsonValue): Record<string, unknown> {
-    if (!(value instanceof Map)) this.fail(this.d.kind(shape, kindOf(value), value));
+    const m = this.m;
+    if (!m.isObject(value)) this.fail(this.d.kind(shape, m.kind(value), value));
     const { names, shapes, optional, sorted } = planOf(shape);
+    const size = m.size(value);
+    const has = (n: string) => m.get(value, n) !== undefined;
     if (this.closedFirst) {
-      this.unknownKeys(value, (k) => Object.hasOwn(shape.fields, k), shape);
-      const absent = shape.allOrNone ? allOrNoneAbsent(names, value) : names.filter((n, i) => !optional[i] && !value.has(n));
+      this.unknownKeys(value, size, (k) => Object.hasOwn(shape.fields, k), shape);
+      const absent = shape.allOrNone ? allOrNoneAbsent(names, has, size) : names.filter((n, i) => !optional[i] && !has(n));
       if (absent && absent.length > 0) this.fail(this.d.missing(shape, absent));
     }
     const before = this.reported;
@@ -292,7 +357,7 @@ class Checker<F extends string> {
     let present = 0;
     for (let i = 0; i < names.length; i++) {
       const name = names[i];
-      const member = value.get(name);
+      const member = m.get(value, name);
       if (member !== undefined) {
         present++;
         const v = this.at(name, shapes[i] as Shape<F>, member);
@@ -301,8 +366,8 @@ class Checker<F extends string> {
       } else if (!optional[i]) this.note(this.d.kind(shape.fields[name], "missing"), [name]);
     }
     if (!this.closedFirst) {
-      if (present < value.size) this.unknownKeys(value, (k) => Object.hasOwn(shape.fields, k), shape);
-      const absent = shape.allOrNone ? allOrNoneAbsent(names, value) : undefined;
+      if (present < size) this.unknownKeys(value, size, (k) => Object.hasOwn(shape.fields, k), shape);
+      const absent = shape.allOrNone ? allOrNoneAbsent(names, has, size) : undefined;
       if (absent) this.fail(this.d.missing(shape, absent));
     }
     if (this.reported > before) throw SKIP;
@@ -315,16 +380,21 @@ class Checker<F extends string> {
   }
 
   private record(shape: RecordShape<F>, value: JsonValue): Record<string, unknown> {
-    if (!(value instanceof Map)) this.fail(this.d.kind(shape, kindOf(value), value));
+    const m = this.m;
+    if (!m.isObject(value)) this.fail(this.d.kind(shape, m.kind(value), value));
     const known = (k: string) => shape.keys.includes(k);
+    const size = m.size(value);
     const before = this.reported;
     const out: Record<string, unknown> = {};
     if (this.closedFirst) {
-      this.unknownKeys(value, known, shape);
-      for (const [k, v] of value) out[k] = this.at(k, shape.value, v);
+      this.unknownKeys(value, size, known, shape);
+      for (const k of m.keys(value)) out[k] = this.at(k, shape.value, m.get(value, k)!);
     } else {
-      for (const k of shape.keys) if (value.has(k)) out[k] = this.at(k, shape.value, value.get(k)!);
-      this.unknownKeys(value, known, shape);
+      for (const k of shape.keys) {
+        const v = m.get(value, k);
+        if (v !== undefined) out[k] = this.at(k, shape.value, v);
+      }
+      this.unknownKeys(value, size, known, shape);
     }
     if (this.reported > before) throw SKIP;
     this.rules(shape.rules, out);
