@@ -17,7 +17,9 @@
  * The scan also says whether the slice is already its canonical text: compact (no whitespace outside strings),
  * every escape one JSON.stringify writes (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, or `\u00xx` in lowercase for the
  * other control characters); with every object's keys in code-point order ({@link PlainJsonModel.ordered}), the
- * slice's bytes are then hashed as they are, instead of writing the checked event's JSON text.
+ * slice's bytes are then hashed as they are, instead of writing the checked event's JSON text. (Putting the members
+ * of an unordered slice in order byte by byte in JS was measured slower than JSON.stringify of the checked event,
+ * 19% of validation's time against 17%, and was dropped.)
  */
 import { checkShape, PlainJsonModel, ShapeViolation } from "../../src/json/shape-check.js";
 import { closingQuote } from "../../src/json/tokenizer.js";
