@@ -21,7 +21,7 @@
  * of an unordered slice in order byte by byte in JS was measured slower than JSON.stringify of the checked event,
  * 19% of validation's time against 17%, and was dropped.)
  */
-import { checkShape, PlainJsonModel, ShapeViolation } from "../../src/json/shape-check.js";
+import { PlainJsonModel, ShapeViolation, verdictChecker } from "../../src/json/shape-check.js";
 import { closingQuote } from "../../src/json/tokenizer.js";
 import { INDEX_DIALECT } from "./index-dialect.js";
 import type { EventShape, RegionalEvent } from "./index-shape.js";
@@ -141,6 +141,9 @@ function escapes(b: Uint8Array, start: number, end: number, facts: SliceFacts): 
   return true;
 }
 
+/** One reusable checker per event shape (one per profile). */
+const CHECKERS = new WeakMap<EventShape, (value: never, model: PlainJsonModel) => unknown>();
+
 /** The outcome of the fast lane for a conforming event: the checked event, and its canonical bytes when the slice is them. */
 export interface FastEvent {
   event: RegionalEvent;
@@ -159,9 +162,11 @@ export function fastEvent(slice: FastSlice, shape: EventShape): FastEvent | unde
     return undefined;
   }
   const model = new PlainJsonModel();
+  let check = CHECKERS.get(shape);
+  if (check === undefined) CHECKERS.set(shape, (check = verdictChecker(shape, INDEX_DIALECT, { memberOrder: "code-point" })));
   let event: RegionalEvent;
   try {
-    event = checkShape(shape, parsed as never, INDEX_DIALECT, { memberOrder: "code-point", model }) as RegionalEvent;
+    event = check(parsed as never, model) as RegionalEvent;
   } catch (e) {
     if (e instanceof ShapeViolation) return undefined;
     throw e;

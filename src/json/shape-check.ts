@@ -73,7 +73,11 @@ export class PlainJsonModel implements ValueModel {
   }
 
   get(o: unknown, key: string): JsonValue | undefined {
-    return Object.hasOwn(o as object, key) ? ((o as Record<string, JsonValue>)[key] as JsonValue) : undefined;
+    const v = (o as Record<string, unknown>)[key];
+    // An inherited property is a function of Object.prototype, or Object.prototype itself (`__proto__`): JSON
+    // values are neither, and JSON.parse never gives one of its own.
+    if (typeof v === "function" || (v === Object.prototype && !Object.hasOwn(o as object, key))) return undefined;
+    return v as JsonValue | undefined;
   }
 
   size(o: unknown): number {
@@ -100,6 +104,20 @@ export interface CheckOptions {
   memberOrder?: "shape" | "code-point";
   /** How values are read (default {@link STRICT_MODEL}). */
   model?: ValueModel;
+}
+
+/**
+ * A reusable checker for callers that need only the verdict and the checked value, many times over: it may check
+ * an object's members in any order, so the problem it throws is some problem, not necessarily the first in the
+ * dialect's order. Returns the plain JS value or throws a {@link ShapeViolation}.
+ */
+export function verdictChecker<F extends string, S extends Shape<F>>(
+  shape: S,
+  dialect: ShapeDialect<F>,
+  opts: CheckOptions = {},
+): (value: JsonValue, model?: ValueModel) => Infer<S> {
+  const checker = new Checker(dialect, undefined, opts, true);
+  return (value, model) => checker.verdict(shape, value, model ?? opts.model ?? STRICT_MODEL) as Infer<S>;
 }
 
 /** Checks `value` against `shape`; returns the plain JS value or throws the first {@link ShapeViolation}. */
@@ -215,7 +233,7 @@ class Checker<F extends string> {
   private readonly path: Seg[] = [];
   private readonly closedFirst: boolean;
   private readonly codePointOrder: boolean;
-  private readonly m: ValueModel;
+  private m: ValueModel;
   /** Problems reported so far (collect mode). */
   private reported = 0;
 
@@ -223,6 +241,8 @@ class Checker<F extends string> {
     private readonly d: ShapeDialect<F>,
     private readonly report: ((v: ShapeViolation) => void) | undefined,
     opts: CheckOptions,
+    /** Verdict only (see {@link verdictChecker}): members in any order, no recovery. */
+    private readonly anyOrder = false,
   ) {
     this.closedFirst = d.order === "closed-first";
     this.codePointOrder = opts.memberOrder === "code-point";
@@ -251,8 +271,22 @@ class Checker<F extends string> {
     }
   }
 
+  /** One check from the top, with `model` (verdict mode). */
+  verdict(shape: Shape<F>, value: JsonValue, model: ValueModel): unknown {
+    this.path.length = 0;
+    this.m = model;
+    return this.check(shape, value);
+  }
+
   /** Checks a member or item; in collect mode a failed one yields its raw value and the check goes on. */
   private at(seg: Seg, shape: Shape<F>, value: JsonValue): unknown {
+    if (this.anyOrder) {
+      // Nothing to recover: a problem ends the check, and the next check resets the path.
+      this.path.push(seg);
+      const v = this.check(shape, value);
+      this.path.pop();
+      return v;
+    }
     this.path.push(seg);
     try {
       return this.check(shape, value);
@@ -344,6 +378,7 @@ class Checker<F extends string> {
     if (!m.isObject(value)) this.fail(this.d.kind(shape, m.kind(value), value));
     const { names, shapes, optional, sorted } = planOf(shape);
     const size = m.size(value);
+    if (this.anyOrder && this.codePointOrder && !this.closedFirst && !shape.allOrNone) return this.objectAnyOrder(shape, value, size);
     const has = (n: string) => m.get(value, n) !== undefined;
     if (this.closedFirst) {
       this.unknownKeys(value, size, (k) => Object.hasOwn(shape.fields, k), shape);
@@ -375,6 +410,26 @@ class Checker<F extends string> {
       out = {};
       for (const i of sorted) if (checked[i] !== undefined) out[names[i]] = checked[i];
     }
+    this.rules(shape.rules, out);
+    return out;
+  }
+
+  /** Verdict mode, code-point output: members checked and written in code-point order, in one pass. */
+  private objectAnyOrder(shape: ObjectShape<F>, value: JsonValue, size: number): Record<string, unknown> {
+    const m = this.m;
+    const { names, shapes, optional, sorted } = planOf(shape);
+    const out: Record<string, unknown> = {};
+    let present = 0;
+    for (let k = 0; k < sorted.length; k++) {
+      const i = sorted[k];
+      const name = names[i];
+      const member = m.get(value, name);
+      if (member !== undefined) {
+        present++;
+        out[name] = this.at(name, shapes[i] as Shape<F>, member);
+      } else if (!optional[i]) this.fail(this.d.kind(shape.fields[name], "missing"), [name]);
+    }
+    if (present < size) this.unknownKeys(value, size, (k) => Object.hasOwn(shape.fields, k), shape);
     this.rules(shape.rules, out);
     return out;
   }
