@@ -21,7 +21,8 @@
  * of an unordered slice in order byte by byte in JS was measured slower than JSON.stringify of the checked event,
  * 19% of validation's time against 17%, and was dropped.)
  */
-import { PlainJsonModel, ShapeViolation, verdictChecker } from "../../src/json/shape-check.js";
+import { ShapeViolation, verdictChecker } from "../../src/json/shape-check.js";
+import { PlainJsonModel } from "../../src/json/value-model.js";
 import { closingQuote } from "../../src/json/tokenizer.js";
 import { INDEX_DIALECT } from "./index-dialect.js";
 import type { EventShape, RegionalEvent } from "./index-shape.js";
