@@ -1,0 +1,168 @@
+/**
+ * Issue 29 item 3: every file a command reads or writes by name, driven through the built CLI (`dist/bundle`) with a
+ * FIFO that has no writer, a symbolic link (to a readable regular file: it must not be followed), a directory,
+ * /dev/zero and an oversize (sparse) file. Each run must end by itself with exit 2, nothing on stdout and one stderr
+ * line that names the path and what it is.
+ *
+ * Each process runs under a hang guard (a spawn timeout): reading a FIFO that has no writer blocks forever, so a
+ * process the guard has to kill fails the test. The guard's length decides only how long a failing run takes; it
+ * measures no speed (the machine may be busy), and a run that is refused at open never comes near it.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { repoRoot } from "../../helpers/shared.js";
+import { runCli } from "../../helpers/cli.js";
+import { BUNDLE, ensureBuilt } from "../mcp/compiled.js";
+
+const HANG_GUARD_MS = 10_000;
+const EXAMPLES = join(repoRoot, "examples/synthetic");
+const PACK = join(EXAMPLES, "intelligence-pack.json");
+const MESSAGE = join(EXAMPLES, "message.txt");
+const ASSESSMENT = readFileSync(join(EXAMPLES, "assessment.json"));
+const JUDGEMENT = readFileSync(join(EXAMPLES, "judgement.json"));
+
+const base = mkdtempSync(join(tmpdir(), "eb-hostile-files-"));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+/** A readable regular file that a followed link would reach. */
+const plain = join(base, "plain.txt");
+const hostile = {
+  fifo: join(base, "fifo"),
+  link: join(base, "link"),
+  directory: join(base, "directory"),
+  device: "/dev/zero",
+  oversize: join(base, "oversize"),
+} as const;
+type Hostile = keyof typeof hostile;
+const WHAT: Record<Hostile, RegExp> = {
+  fifo: /is a FIFO/,
+  link: /is a symbolic link/,
+  directory: /is a directory/,
+  device: /is a device/,
+  oversize: /(larger than|exceeds|over the) [^\n]*\d+[^\n]*byte/,
+};
+
+let home = "";
+let capsuleId = "";
+
+beforeAll(async () => {
+  writeFileSync(plain, "not what the command expects\n");
+  execFileSync("mkfifo", [hostile.fifo]);
+  symlinkSync(plain, hostile.link);
+  mkdirSync(hostile.directory);
+  closeSync(openSync(hostile.oversize, "w"));
+  truncateSync(hostile.oversize, 1024 * 1024 * 1024); // sparse: nothing is written, and nothing should be read
+  home = join(base, "home");
+  const built = await runCli(["--home", home, "--pack", PACK, "capsule", "build", "--message-file", MESSAGE], { stdin: ASSESSMENT });
+  expect(built.code, built.stderr).toBe(0);
+  capsuleId = (JSON.parse(built.stdout) as { content_sha256: string }).content_sha256;
+  expect(capsuleId).toMatch(/^[0-9a-f]{64}$/);
+  const group = await runCli(["--home", home, "keys", "init", "--group", "crew"]);
+  expect(group.code, group.stderr).toBe(0);
+  ensureBuilt();
+}, 400_000);
+
+interface Run {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runBundle(args: string[], stdin?: Buffer): Run {
+  const r = spawnSync(process.execPath, [BUNDLE!, ...args], {
+    cwd: base,
+    input: stdin ?? Buffer.alloc(0),
+    timeout: HANG_GUARD_MS,
+    killSignal: "SIGKILL",
+    env: { PATH: process.env.PATH ?? "" },
+    encoding: "utf8",
+  });
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+function expectRefused(r: Run, path: string, kind: Hostile): void {
+  expect(r.signal, `killed by the hang guard: the command waited on ${kind} ${path}`).toBeNull();
+  expect(r.stdout).toBe("");
+  expect(r.stderr.split("\n").filter((l) => l !== "")).toHaveLength(1);
+  expect(r.stderr).toContain(path);
+  expect(r.stderr).toMatch(WHAT[kind]);
+  expect(r.status).toBe(2);
+}
+
+/** Commands that read a file by name: the argument list with the file in it, and stdin. */
+const READERS: [string, (f: string) => string[], Buffer?][] = [
+  ["capsule verify FILE", (f) => ["capsule", "verify", f]],
+  ["capsule import FILE", (f) => ["--home", join(base, "import-home"), "capsule", "import", f]],
+  ["capsule build --message-file", (f) => ["--home", home, "--pack", PACK, "capsule", "build", "--no-store", "--message-file", f], ASSESSMENT],
+  ["capsule assess --message-file", (f) => ["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", f], JUDGEMENT],
+  ["pack verify FILE", (f) => ["pack", "verify", f]],
+  ["--pack FILE (pack signals)", (f) => ["--home", join(base, "pack-home"), "--pack", f, "pack", "signals"]],
+  ["--pack FILE (capsule build)", (f) => ["--home", home, "--pack", f, "capsule", "build", "--no-store"], ASSESSMENT],
+  ["pack install FILE", (f) => ["--home", join(base, "install-home"), "pack", "install", f]],
+  ["index validate FILE", (f) => ["index", "validate", f]],
+  ["index export FILE", (f) => ["index", "export", f, "--format", "jsonl"]],
+  ["doctor --index FILE", (f) => ["--home", home, "doctor", "--index", f]],
+  ["readings check-ledger --manifest", (f) => ["readings", "check-ledger", "--manifest", f, "--ledger", plain]],
+  ["readings check-ledger --ledger", (f) => ["readings", "check-ledger", "--manifest", plain, "--ledger", f]],
+  ["review verify-export FILE", (f) => ["review", "verify-export", f]],
+  ["keys add-group NAME FILE", (f) => ["--home", join(base, "group-home"), "keys", "add-group", "peers", f]],
+  ["tokens match FILE", (f) => ["--home", home, "tokens", "match", "--group", "crew", f]],
+];
+
+describe("every file a command reads by name: one immediate error naming the path and what it is", () => {
+  for (const [name, argsFor, stdin] of READERS) {
+    test.each(Object.keys(hostile) as Hostile[])(`${name}: %s`, { timeout: HANG_GUARD_MS + 20_000 }, (kind) => {
+      expectRefused(runBundle(argsFor(hostile[kind]), stdin), hostile[kind], kind);
+    });
+  }
+});
+
+/** Commands that write a file by name: nothing may be written through a link, into a FIFO or over a device. */
+const WRITERS: [string, (f: string) => string[], Buffer?][] = [
+  ["capsule export --out", (f) => ["--home", home, "capsule", "export", capsuleId, "--out", f]],
+  ["review export --out", (f) => ["--home", home, "--pack", PACK, "review", "export", "--out", f]],
+  ["review export --format csv --out", (f) => ["--home", home, "--pack", PACK, "review", "export", "--format", "csv", "--out", f]],
+  ["tokens export --out", (f) => ["--home", home, "tokens", "export", "--group", "crew", "--out", f]],
+];
+
+describe("every file a command writes by name: a link, FIFO, directory or device there is refused at once", () => {
+  for (const [name, argsFor, stdin] of WRITERS) {
+    test.each(["fifo", "link", "directory", "device"] as Hostile[])(`${name}: %s`, { timeout: HANG_GUARD_MS + 20_000 }, (kind) => {
+      expectRefused(runBundle(argsFor(hostile[kind]), stdin), hostile[kind], kind);
+      expect(readFileSync(plain, "utf8")).toBe("not what the command expects\n"); // the link's target is untouched
+    });
+  }
+
+  test.each(["fifo", "link", "directory"] as Hostile[])("capsule build --outbox DIR with %s at DIR/<id>.json", { timeout: HANG_GUARD_MS + 20_000 }, (kind) => {
+    const outbox = join(base, `outbox-${kind}`);
+    mkdirSync(outbox);
+    const target = join(outbox, `${capsuleId}.json`);
+    if (kind === "fifo") execFileSync("mkfifo", [target]);
+    if (kind === "link") symlinkSync(plain, target);
+    if (kind === "directory") mkdirSync(target);
+    expectRefused(runBundle(["--home", home, "--pack", PACK, "capsule", "build", "--no-store", "--outbox", outbox, "--message-file", MESSAGE], ASSESSMENT), target, kind);
+    expect(readFileSync(plain, "utf8")).toBe("not what the command expects\n");
+  });
+});
+
+describe("files in the data directory that a command reads by name", () => {
+  test.each(["fifo", "link", "directory"] as Hostile[])("the installed pack and its digest record as %s", { timeout: 2 * HANG_GUARD_MS + 20_000 }, (kind) => {
+    for (const name of ["intelligence-pack-v1.json", "intelligence-pack-v1.sha256"]) {
+      const h = join(base, `home-pack-${kind}-${name}`);
+      mkdirSync(h, { mode: 0o700 });
+      const installed = runBundle(["--home", h, "pack", "install", PACK]);
+      expect(installed.status, installed.stderr).toBe(0);
+      const target = join(h, name);
+      expect(existsSync(target)).toBe(true);
+      rmSync(target);
+      if (kind === "fifo") execFileSync("mkfifo", [target]);
+      if (kind === "link") symlinkSync(plain, target);
+      if (kind === "directory") mkdirSync(target);
+      expectRefused(runBundle(["--home", h, "pack", "signals"]), target, kind);
+    }
+  });
+});
