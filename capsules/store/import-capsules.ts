@@ -33,7 +33,7 @@ export interface ImportOptions {
 
 function readBounded(file: string): Uint8Array {
   try {
-    return readRegularFile(file, { maxBytes: CAPSULE_MAX_BYTES, label: "capsule file" });
+    return readRegularFile(file, { maxBytes: CAPSULE_MAX_BYTES, label: "it" });
   } catch (e) {
     if ((e as { code?: string }).code === "too-large") throw new ImportError(file, "capsule exceeds the v1 byte limit");
     if ((e as { code?: string }).code === "missing") throw new ImportError(file, "capsule cannot be read: ENOENT");

@@ -4,9 +4,8 @@
  * the store, by the owner's explicit request; `import` verifies before sealing and writes nothing unless every
  * file verifies.
  */
-import { basename, dirname, resolve } from "node:path";
-import { readFileSync } from "node:fs";
-import { createFileExclusive } from "../../../src/crypto/safe-write.js";
+import { resolve } from "node:path";
+import { OutputFileError, writeOutputFile } from "../../../src/output-file.js";
 import { verifyCapsule } from "../../../capsules/capsule/verify.js";
 import { importCandidates, readImportCandidate, type ImportCandidate } from "../../../capsules/store/import-capsules.js";
 import { StoreError } from "../../../capsules/store/errors.js";
@@ -108,27 +107,17 @@ directory: plaintext never lives there.`,
     const config = configFrom(ctx);
     const out = resolve(flags.out);
     assertOutsideDataDir(out, config.home, "capsule export: --out");
-    const outDir = dirname(out);
     const store = await openExisting(ctx);
     const id = store.resolveCapsuleId(given);
     // Opened once (authenticated, identity-checked), then the full verifier on the envelope the opening parsed.
     const { bytes, envelope } = store.openCapsule(id);
     const report = verifyCapsule(envelope, { artifactRoot: flags["artifact-root"] as string | undefined });
     if (!report.ok) throw new CliError(`capsule export: stored capsule ${id} does not verify: ${report.errors.join("; ")}`);
-    let result: "created" | "exists";
     try {
-      result = createFileExclusive(outDir, basename(out), bytes);
+      writeOutputFile(out, bytes);
     } catch (e) {
-      throw new CliError(`capsule export: cannot write ${out}: ${(e as Error).message}`);
-    }
-    if (result === "exists") {
-      let existing: Buffer;
-      try {
-        existing = readFileSync(out);
-      } catch (e) {
-        throw new CliError(`capsule export: ${out} exists and cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      }
-      if (!existing.equals(Buffer.from(bytes))) throw new CliError(`capsule export: ${out} already exists with different content; refusing to overwrite it`);
+      if (e instanceof OutputFileError) throw new CliError(`capsule export: ${e.message}`);
+      throw e;
     }
     ctx.io.stdout.write(`${id} exported to ${out}\n`);
     return 0;

@@ -3,7 +3,7 @@
  * captured-news index. Files are read from disk only, up to a byte cap checked before reading; nothing is fetched.
  */
 import { once } from "node:events";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { readRegularFile, readRegularFilePrefix, SafeReadError } from "../../../src/crypto/safe-read.js";
 import { DEFAULT_MAX_INDEX_BYTES, REGIONAL_SCHEMA_VERSION, REGIONS, type Region } from "../../../published/regional/constants.js";
 import { exportLoadedIndex, type CsvColumns, type ExportFormat } from "../../../published/regional/export.js";
 import { PUBLISHER_PROFILE } from "../../../published/regional/profiles.js";
@@ -23,34 +23,21 @@ import { terminalSafe } from "./capsule-verify.js";
 const MAX_BYTES_HELP = `  --max-bytes N    refuse a file larger than N bytes before reading it (default ${DEFAULT_MAX_INDEX_BYTES}, 256 MiB)`;
 
 /**
- * Reads a file of at most `cap` bytes. A larger file is refused from its size, before reading, naming `capFlag`;
- * with `prefix`, its first `cap` bytes are returned instead (for checks that must report the size themselves).
+ * Reads a file of at most `cap` bytes through the safe reader (src/crypto/safe-read.ts: a regular file only, never a
+ * link, FIFO, device or directory). A larger file is refused from its size, before reading, naming `capFlag`; with
+ * `prefix`, its first `cap` bytes are returned instead (for checks that must report the size themselves).
  */
 export function readCapped(file: string, cap: number, opts: { capFlag?: string; prefix?: boolean } = {}): Buffer {
-  let fd: number;
   try {
-    fd = openSync(file, "r");
+    const bytes = opts.prefix ? readRegularFilePrefix(file, cap, file) : readRegularFile(file, { maxBytes: cap, label: file });
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   } catch (e) {
-    throw new CliError(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new CliError(`${file}: not a regular file`);
-    if (stat.size > cap && !opts.prefix) {
-      throw new CliError(`${file}: ${stat.size} bytes, over the ${cap}-byte cap${opts.capFlag ? ` (raise ${opts.capFlag} to read it)` : ""}`);
+    if (!(e instanceof SafeReadError)) throw e;
+    if (e.code === "missing") throw new CliError(`${file}: cannot read: ENOENT`);
+    if (e.code === "too-large") {
+      throw new CliError(`${file}: ${e.size} bytes, over the ${cap}-byte cap${opts.capFlag ? ` (raise ${opts.capFlag} to read it)` : ""}`);
     }
-    // One byte more than allowed, so a file that grew after the size check is still caught.
-    const buf = Buffer.allocUnsafe(Math.min(cap, stat.size) + 1);
-    let n = 0;
-    while (n < buf.length) {
-      const got = readSync(fd, buf, n, buf.length - n, null);
-      if (got === 0) break;
-      n += got;
-    }
-    if (n > cap && !opts.prefix) throw new CliError(`${file}: grew past the ${cap}-byte cap while being read`);
-    return buf.subarray(0, Math.min(n, cap));
-  } finally {
-    closeSync(fd);
+    throw new CliError(e.message);
   }
 }
 

@@ -3,7 +3,7 @@
  * TEXT`, `review log [--verify]`, `review export --out FILE`, `review verify-export FILE [--trust FP,...]`.
  * The library part is capsules/review/. Nothing here sends anything anywhere.
  */
-import { basename, dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Tier } from "../../../capsules/assessment/types.js";
 import { TIER_RANK } from "../../../capsules/assessment/vocabulary.js";
 import type { Candidate } from "../../../capsules/candidates/types.js";
@@ -43,7 +43,7 @@ import { StoreError } from "../../../capsules/store/errors.js";
 import { openStore, type SealedStore } from "../../../capsules/store/store.js";
 import { KeyError } from "../../../src/crypto/errors.js";
 import { readRegularFile } from "../../../src/crypto/safe-read.js";
-import { createFileExclusive } from "../../../src/crypto/safe-write.js";
+import { OutputFileError, writeOutputFile } from "../../../src/output-file.js";
 import { PackError } from "../../../published/pack/errors.js";
 import { useConfiguredPack } from "../pack-choice.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
@@ -510,21 +510,11 @@ ${FORMAT_HELP}`,
       }
       const all = result.checkpoint === undefined ? result.lines : [...result.lines, result.checkpoint];
       const bytes = Buffer.concat(all.map((l) => Buffer.from(l.buffer, l.byteOffset, l.length)));
-      let created: "created" | "exists";
       try {
-        created = createFileExclusive(dirname(out), basename(out), bytes);
+        writeOutputFile(out, bytes);
       } catch (e) {
-        throw new CliError(`review export: cannot write ${out}: ${(e as Error).message}`);
-      }
-      if (created === "exists") {
-        let existing: Buffer;
-        try {
-          existing = Buffer.from(readRegularFile(out, { maxBytes: bytes.length, label: out }));
-        } catch (e) {
-          if ((e as { code?: string }).code === "too-large") throw new CliError(`review export: ${out} already exists with different content; refusing to overwrite it`);
-          throw new CliError(`review export: ${out} exists and cannot be read: ${(e as Error).message}`);
-        }
-        if (!existing.equals(bytes)) throw new CliError(`review export: ${out} already exists with different content; refusing to overwrite it`);
+        if (e instanceof OutputFileError) throw new CliError(`review export: ${e.message}`);
+        throw e;
       }
       const lines = result.exported.map((x) => `  ${x.capsule_sha256} candidate ${x.candidate_sha256.slice(0, SHORT)} approved in record #${x.seq} by ${x.reviewer}`);
       const candidates = new Set(result.exported.map((x) => x.candidate_sha256)).size;

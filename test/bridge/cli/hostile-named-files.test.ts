@@ -53,7 +53,7 @@ beforeAll(async () => {
   execFileSync("mkfifo", [hostile.fifo]);
   symlinkSync(plain, hostile.link);
   mkdirSync(hostile.directory);
-  closeSync(openSync(hostile.oversize, "w"));
+  closeSync(openSync(hostile.oversize, "w", 0o600)); // private, so a key-file reader judges its size, not its mode
   truncateSync(hostile.oversize, 1024 * 1024 * 1024); // sparse: nothing is written, and nothing should be read
   home = join(base, "home");
   const built = await runCli(["--home", home, "--pack", PACK, "capsule", "build", "--message-file", MESSAGE], { stdin: ASSESSMENT });
@@ -93,30 +93,70 @@ function expectRefused(r: Run, path: string, kind: Hostile): void {
   expect(r.status).toBe(2);
 }
 
+/**
+ * A command's own report instead of the one stderr line: `doctor` lists an unreadable `--index` file as a failed
+ * check (exit 1); `readings check-ledger` reads one byte past the server's cap and fails the check with the server's
+ * own size message (exit 1), as hosted-tool-server.md §4.3 says.
+ */
+type Expect = (r: Run, path: string, kind: Hostile) => void;
+function expectReported(r: Run, path: string, kind: Hostile): void {
+  expect(r.signal, `killed by the hang guard: the command waited on ${kind} ${path}`).toBeNull();
+  expect(r.status).toBe(1);
+  expect(r.stdout).toContain(path);
+  expect(r.stdout).toMatch(WHAT[kind]);
+}
+function expectServerSizeCheck(message: RegExp): Expect {
+  return (r, path, kind) => {
+    expect(r.signal, `killed by the hang guard: the command waited on ${kind} ${path}`).toBeNull();
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(message);
+  };
+}
+
+interface Reader {
+  name: string;
+  args: (f: string) => string[];
+  stdin?: Buffer;
+  expect?: Partial<Record<Hostile, Expect>>;
+}
+
 /** Commands that read a file by name: the argument list with the file in it, and stdin. */
-const READERS: [string, (f: string) => string[], Buffer?][] = [
-  ["capsule verify FILE", (f) => ["capsule", "verify", f]],
-  ["capsule import FILE", (f) => ["--home", join(base, "import-home"), "capsule", "import", f]],
-  ["capsule build --message-file", (f) => ["--home", home, "--pack", PACK, "capsule", "build", "--no-store", "--message-file", f], ASSESSMENT],
-  ["capsule assess --message-file", (f) => ["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", f], JUDGEMENT],
-  ["pack verify FILE", (f) => ["pack", "verify", f]],
-  ["--pack FILE (pack signals)", (f) => ["--home", join(base, "pack-home"), "--pack", f, "pack", "signals"]],
-  ["--pack FILE (capsule build)", (f) => ["--home", home, "--pack", f, "capsule", "build", "--no-store"], ASSESSMENT],
-  ["pack install FILE", (f) => ["--home", join(base, "install-home"), "pack", "install", f]],
-  ["index validate FILE", (f) => ["index", "validate", f]],
-  ["index export FILE", (f) => ["index", "export", f, "--format", "jsonl"]],
-  ["doctor --index FILE", (f) => ["--home", home, "doctor", "--index", f]],
-  ["readings check-ledger --manifest", (f) => ["readings", "check-ledger", "--manifest", f, "--ledger", plain]],
-  ["readings check-ledger --ledger", (f) => ["readings", "check-ledger", "--manifest", plain, "--ledger", f]],
-  ["review verify-export FILE", (f) => ["review", "verify-export", f]],
-  ["keys add-group NAME FILE", (f) => ["--home", join(base, "group-home"), "keys", "add-group", "peers", f]],
-  ["tokens match FILE", (f) => ["--home", home, "tokens", "match", "--group", "crew", f]],
+const READERS: Reader[] = [
+  { name: "capsule verify FILE", args: (f) => ["capsule", "verify", f] },
+  { name: "capsule import FILE", args: (f) => ["--home", join(base, "import-home"), "capsule", "import", f] },
+  { name: "capsule build --message-file", args: (f) => ["--home", home, "--pack", PACK, "capsule", "build", "--no-store", "--message-file", f], stdin: ASSESSMENT },
+  { name: "capsule assess --message-file", args: (f) => ["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", f], stdin: JUDGEMENT },
+  { name: "pack verify FILE", args: (f) => ["pack", "verify", f] },
+  { name: "--pack FILE (pack signals)", args: (f) => ["--home", join(base, "pack-home"), "--pack", f, "pack", "signals"] },
+  { name: "--pack FILE (capsule build)", args: (f) => ["--home", home, "--pack", f, "capsule", "build", "--no-store"], stdin: ASSESSMENT },
+  { name: "pack install FILE", args: (f) => ["--home", join(base, "install-home"), "pack", "install", f] },
+  { name: "index validate FILE", args: (f) => ["index", "validate", f] },
+  { name: "index export FILE", args: (f) => ["index", "export", f, "--format", "jsonl"] },
+  {
+    name: "doctor --index FILE",
+    args: (f) => ["--home", home, "doctor", "--index", f],
+    expect: { fifo: expectReported, link: expectReported, directory: expectReported, device: expectReported, oversize: expectReported },
+  },
+  {
+    name: "readings check-ledger --manifest",
+    args: (f) => ["readings", "check-ledger", "--manifest", f, "--ledger", plain],
+    expect: { oversize: expectServerSizeCheck(/FAILED \(manifest\): published observation manifest exceeds 262144 bytes/) },
+  },
+  {
+    name: "readings check-ledger --ledger",
+    args: (f) => ["readings", "check-ledger", "--manifest", plain, "--ledger", f],
+    // The manifest is checked first; with a real one the ledger's size fails the receipt (test/bridge/cli/readings.test.ts).
+    expect: { oversize: expectServerSizeCheck(/FAILED \(manifest\)/) },
+  },
+  { name: "review verify-export FILE", args: (f) => ["review", "verify-export", f] },
+  { name: "keys add-group NAME FILE", args: (f) => ["--home", join(base, "group-home"), "keys", "add-group", "peers", f] },
+  { name: "tokens match FILE", args: (f) => ["--home", home, "tokens", "match", "--group", "crew", f] },
 ];
 
 describe("every file a command reads by name: one immediate error naming the path and what it is", () => {
-  for (const [name, argsFor, stdin] of READERS) {
-    test.each(Object.keys(hostile) as Hostile[])(`${name}: %s`, { timeout: HANG_GUARD_MS + 20_000 }, (kind) => {
-      expectRefused(runBundle(argsFor(hostile[kind]), stdin), hostile[kind], kind);
+  for (const reader of READERS) {
+    test.each(Object.keys(hostile) as Hostile[])(`${reader.name}: %s`, { timeout: HANG_GUARD_MS + 20_000 }, (kind) => {
+      (reader.expect?.[kind] ?? expectRefused)(runBundle(reader.args(hostile[kind]), reader.stdin), hostile[kind], kind);
     });
   }
 });
@@ -151,7 +191,7 @@ describe("every file a command writes by name: a link, FIFO, directory or device
 
 describe("files in the data directory that a command reads by name", () => {
   test.each(["fifo", "link", "directory"] as Hostile[])("the installed pack and its digest record as %s", { timeout: 2 * HANG_GUARD_MS + 20_000 }, (kind) => {
-    for (const name of ["intelligence-pack-v1.json", "intelligence-pack-v1.sha256"]) {
+    for (const name of ["intelligence-pack-v1.json", "intelligence-pack-v1.json.sha256"]) {
       const h = join(base, `home-pack-${kind}-${name}`);
       mkdirSync(h, { mode: 0o700 });
       const installed = runBundle(["--home", h, "pack", "install", PACK]);
@@ -163,6 +203,19 @@ describe("files in the data directory that a command reads by name", () => {
       if (kind === "link") symlinkSync(plain, target);
       if (kind === "directory") mkdirSync(target);
       expectRefused(runBundle(["--home", h, "pack", "signals"]), target, kind);
+    }
+  });
+
+  test.each(["fifo", "link", "directory"] as Hostile[])("the review policy as %s", { timeout: HANG_GUARD_MS + 20_000 }, (kind) => {
+    const target = join(home, "store", "review-policy.json");
+    rmSync(target, { force: true, recursive: true });
+    if (kind === "fifo") execFileSync("mkfifo", [target]);
+    if (kind === "link") symlinkSync(plain, target);
+    if (kind === "directory") mkdirSync(target);
+    try {
+      expectRefused(runBundle(["--home", home, "review", "policy"]), target, kind);
+    } finally {
+      rmSync(target, { force: true, recursive: true });
     }
   });
 });
