@@ -14,10 +14,15 @@ export function readTokenFile(path: string): TokenFile {
     if (e instanceof SafeReadError) throw new TokenFileError(`cannot read ${e.message}`);
     throw e;
   }
+  return parseTokenBytes(path, bytes);
+}
+
+/** Parses a token file's bytes read from `name` (a file, or `-` for stdin); errors name it. */
+export function parseTokenBytes(name: string, bytes: Uint8Array): TokenFile {
   try {
     return parseTokenFile(bytes);
   } catch (e) {
-    if (e instanceof TokenFileError) throw new TokenFileError(`${path}: ${e.message}`);
+    if (e instanceof TokenFileError) throw new TokenFileError(`${name}: ${e.message}`);
     throw e;
   }
 }

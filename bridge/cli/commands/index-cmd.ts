@@ -18,6 +18,7 @@ import {
 } from "../../../published/regional/validate.js";
 import { intFlag, parseFlags } from "../args.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { readNamedInput, stdinAtMostOnce } from "../named-input.js";
 import { terminalSafe } from "./capsule-verify.js";
 
 const MAX_BYTES_HELP = `  --max-bytes N    refuse a file larger than N bytes before reading it (default ${DEFAULT_MAX_INDEX_BYTES}, 256 MiB)`;
@@ -41,6 +42,11 @@ export function readCapped(file: string, cap: number, opts: { capFlag?: string; 
   }
 }
 
+/** An index FILE's bytes: stdin for `-`, else the file (bounded by `--max-bytes` either way). */
+async function readIndexInput(ctx: CliContext, file: string, cap: number): Promise<Uint8Array> {
+  return readNamedInput(ctx, file, { maxBytes: cap, tooLarge: `-: over the ${cap}-byte cap (raise --max-bytes to read it)` }, (f) => readCapped(f, cap, { capFlag: "--max-bytes" }));
+}
+
 function maxBytesFlag(value: string | boolean | string[] | undefined): number {
   return intFlag("max-bytes", value as string | undefined, DEFAULT_MAX_INDEX_BYTES);
 }
@@ -59,7 +65,8 @@ consistency findings the format implies (warnings), and content_sha256 under our
 ${MAX_BYTES_HELP}
 
 Exit status: 0 every file conforms, 1 some file does not conform (errors are listed with their JSON paths),
-2 a file cannot be read (missing, not a file, over the byte cap; nothing is printed).
+2 a file cannot be read (missing, not a regular file, over the byte cap; nothing is printed). FILE '-' reads
+the index from stdin; a link, FIFO, device or directory is refused at once, naming what it is.
 `;
 
 /** The short human summary of one report. */
@@ -90,15 +97,17 @@ async function runValidate(args: string[], ctx: CliContext): Promise<number> {
   const strict = flags.strict === true;
   const progress = ctx.io.stderr.isTTY === true && positionals.length > 1;
   // One file in memory at a time; reports are printed at the end, so an unreadable file (exit 2) prints nothing.
-  const reports = positionals.map((file, i) => {
+  stdinAtMostOnce(positionals, "index validate");
+  const reports = [];
+  for (const [i, file] of positionals.entries()) {
     if (progress) ctx.io.stderr.write(`\rvalidating ${i + 1}/${positionals.length}`);
     try {
-      return { file, ...validateRegionalIndex(readCapped(file, cap, { capFlag: "--max-bytes" }), { maxBytes: cap }) };
+      reports.push({ file, ...validateRegionalIndex(await readIndexInput(ctx, file, cap), { maxBytes: cap }) });
     } catch (e) {
       if (progress) ctx.io.stderr.write("\n");
       throw e;
     }
-  });
+  }
   if (progress) ctx.io.stderr.write("\n");
   if (flags.json === true) {
     ctx.io.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
@@ -127,7 +136,7 @@ and links only: article bodies are never fetched (article_body_fetching: prohibi
 ${MAX_BYTES_HELP}
 
 Exit status: 0 written, 1 the index does not conform (nothing is written; run 'index validate' for the list),
-2 the file cannot be read or a flag is wrong.
+2 the file cannot be read or a flag is wrong. FILE '-' reads the index from stdin.
 `;
 
 /** `--since`: an RFC 3339 date-time, or a date meaning its midnight UTC. */
@@ -158,7 +167,7 @@ async function runExport(args: string[], ctx: CliContext): Promise<number> {
   const since = flags.since === undefined ? undefined : parseSince(flags.since as string);
   const cap = maxBytesFlag(flags["max-bytes"]);
   const [file] = positionals;
-  const bytes = readCapped(file, cap, { capFlag: "--max-bytes" });
+  const bytes = await readIndexInput(ctx, file, cap);
 
   let loaded;
   try {

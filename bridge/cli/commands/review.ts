@@ -50,6 +50,7 @@ import type { IntelligencePack } from "../../../published/pack/types.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { readNamedInput, stdinAtMostOnce } from "../named-input.js";
 import { FORMAT_FLAGS, FORMAT_HELP, formatChoice, writeMarkedExport } from "./review-formats.js";
 
 const SHORT = 12;
@@ -592,7 +593,8 @@ compared out of band. Valid signatures by keys not on the list are reported as u
 
 --after OLDER checks that the log of FILE extends the log of an OLDER export of the same installation (same
 records at the same positions): a log rolled back or rewritten between the two exports fails.
-Needs no store, pack or keys. Files must be regular files of at most 256 MiB.
+Needs no store, pack or keys. Files must be regular files of at most 256 MiB (a link, FIFO, device or directory is
+refused at once, naming what it is); FILE or OLDER '-' reads that export from stdin.
 
 Exit status: 0 every line and the checkpoint verify with pinned keys; 1 otherwise (each problem is named);
 2 usage or read errors.`,
@@ -601,8 +603,10 @@ Exit status: 0 every line and the checkpoint verify with pinned keys; 1 otherwis
     if (positionals.length !== 1) throw new CliError("review verify-export: expected exactly one FILE");
     return guarded("review verify-export", async () => {
       const trust = typeof flags.trust === "string" ? parseTrustList(flags.trust) : undefined;
-      const bytes = readExportFile(positionals[0]);
-      const after = typeof flags.after === "string" ? readExportFile(flags.after, "review verify-export: --after") : undefined;
+      stdinAtMostOnce([positionals[0], flags.after as string | undefined], "review verify-export");
+      const bytes = await readNamedInput(ctx, positionals[0], { maxBytes: EXPORT_MAX_BYTES }, (f) => readExportFile(f));
+      const after =
+        typeof flags.after === "string" ? await readNamedInput(ctx, flags.after, { maxBytes: EXPORT_MAX_BYTES }, (f) => readExportFile(f, "review verify-export: --after")) : undefined;
       const report = verifyExportBytes(bytes, { trust, after });
       if (flags.json) {
         await write(ctx, `${JSON.stringify(report, null, 2)}\n`);

@@ -47,6 +47,7 @@ const WHAT: Record<Hostile, RegExp> = {
 
 let home = "";
 let capsuleId = "";
+let capsuleBytes = Buffer.alloc(0);
 
 beforeAll(async () => {
   writeFileSync(plain, "not what the command expects\n");
@@ -59,6 +60,7 @@ beforeAll(async () => {
   const built = await runCli(["--home", home, "--pack", PACK, "capsule", "build", "--message-file", MESSAGE], { stdin: ASSESSMENT });
   expect(built.code, built.stderr).toBe(0);
   capsuleId = (JSON.parse(built.stdout) as { content_sha256: string }).content_sha256;
+  capsuleBytes = built.out.subarray(0, built.out.length - 1); // the canonical capsule, without the printed newline
   expect(capsuleId).toMatch(/^[0-9a-f]{64}$/);
   const group = await runCli(["--home", home, "keys", "init", "--group", "crew"]);
   expect(group.code, group.stderr).toBe(0);
@@ -217,5 +219,42 @@ describe("files in the data directory that a command reads by name", () => {
     } finally {
       rmSync(target, { force: true, recursive: true });
     }
+  });
+});
+
+describe("'-' keeps meaning stdin for the commands that read a FILE", () => {
+  const INDEX = readFileSync(join(repoRoot, "test/fixtures/regional/valid/bri.json"));
+
+  test("capsule verify -, capsule import -, pack verify -, index validate -, index export -", async () => {
+    const verified = await runCli(["--home", home, "capsule", "verify", "-"], { stdin: capsuleBytes });
+    expect([verified.code, verified.stdout.split("\n")[0]]).toEqual([0, "-: ok"]);
+    const imported = await runCli(["--home", join(base, "stdin-import-home"), "capsule", "import", "-"], { stdin: capsuleBytes });
+    expect([imported.code, imported.stdout]).toEqual([0, `${capsuleId} stored\n`]);
+    const pack = await runCli(["pack", "verify", "-"], { stdin: readFileSync(PACK) });
+    expect([pack.code, pack.stdout.split("\n")[0]]).toEqual([0, "-: ok"]);
+    const index = await runCli(["index", "validate", "-"], { stdin: INDEX });
+    expect([index.code, index.stdout.slice(0, 12)]).toEqual([0, "-: conforms "]);
+    const exported = await runCli(["index", "export", "-", "--format", "jsonl"], { stdin: INDEX });
+    expect(exported.code).toBe(0);
+    expect(exported.stdout.split("\n").length).toBeGreaterThan(1);
+  });
+
+  test("review verify-export - and tokens match -", async () => {
+    const exportFile = join(base, "stdin-review.jsonl");
+    expect((await runCli(["--home", home, "--pack", PACK, "review", "export", "--out", exportFile])).code).toBe(0);
+    const checked = await runCli(["review", "verify-export", "-", "--json"], { stdin: readFileSync(exportFile) });
+    expect(checked.stderr).toBe("");
+    expect((JSON.parse(checked.stdout) as { checkpoint: unknown }).checkpoint).toBeDefined();
+    const tokens = join(base, "stdin-tokens.json");
+    expect((await runCli(["--home", home, "tokens", "export", "--group", "crew", "--out", tokens])).code).toBe(0);
+    const matched = await runCli(["--home", home, "tokens", "match", "--group", "crew", "-"], { stdin: readFileSync(tokens) });
+    expect([matched.code, matched.stdout]).toEqual([0, `${capsuleId}\n`]);
+  });
+
+  test("'-' twice is refused (stdin is read once), and stdin is bounded like the file it stands for", async () => {
+    const twice = await runCli(["capsule", "verify", "-", "-"], { stdin: capsuleBytes });
+    expect([twice.code, twice.stderr]).toEqual([2, "evidence-bridge: capsule verify: '-' (stdin) can be given only once\n"]);
+    const big = await runCli(["index", "validate", "--max-bytes", "100", "-"], { stdin: INDEX });
+    expect([big.code, big.stderr]).toEqual([2, "evidence-bridge: -: over the 100-byte cap (raise --max-bytes to read it)\n"]);
   });
 });
