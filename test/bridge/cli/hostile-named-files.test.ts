@@ -47,7 +47,7 @@ const WHAT: Record<Hostile, RegExp> = {
 
 let home = "";
 let capsuleId = "";
-let capsuleBytes = Buffer.alloc(0);
+let capsuleBytes: Buffer = Buffer.alloc(0);
 
 beforeAll(async () => {
   writeFileSync(plain, "not what the command expects\n");
