@@ -179,6 +179,11 @@ describe("every file a command writes by name: a link, FIFO, directory or device
     });
   }
 
+  // A MISP feed is a directory: a link, FIFO or device in its place is refused the same way.
+  test.each(["fifo", "link", "device"] as Hostile[])("review export --format misp --out DIR: %s", { timeout: HANG_GUARD_MS + 20_000 }, (kind) => {
+    expectRefused(runBundle(["--home", home, "--pack", PACK, "review", "export", "--format", "misp", "--out", hostile[kind]]), hostile[kind], kind);
+  });
+
   test.each(["fifo", "link", "directory"] as Hostile[])("capsule build --outbox DIR with %s at DIR/<id>.json", { timeout: HANG_GUARD_MS + 20_000 }, (kind) => {
     const outbox = join(base, `outbox-${kind}`);
     mkdirSync(outbox);
