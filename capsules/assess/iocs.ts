@@ -119,7 +119,12 @@ function findAll(message: string, region: CountryCode | undefined): { found: Fou
     if (!overlaps(f, out)) out.push(f);
   }
   // Digits of any script are searched as ASCII digits (offsets are the same), and recorded as the message writes them.
-  for (const n of findPhones(asciiDigitsSameLength(visible.text), phoneRegions(message, region))) {
+  const taken = (a: number, b: number): boolean => {
+    const from = visible.origin[a];
+    const to = visible.origin[b - 1] + 1;
+    return out.some((s) => s.start <= from && to <= s.end);
+  };
+  for (const n of findPhones(asciiDigitsSameLength(visible.text), phoneRegions(message, region), taken)) {
     const f = found(message, visible, "phones", n.start, n.end);
     if (!overlaps(f, out)) out.push(f);
   }

@@ -39,7 +39,9 @@ interface Tables {
 let tables: Tables | undefined;
 
 const CYRILLIC_END = /[\u0400-\u04ff]$/;
-const WORD_LETTER = /[\p{Script=Latin}\p{Script=Cyrillic}]/u;
+const isCyrillic = (c: number): boolean => c >= 0x400 && c <= 0x4ff;
+/** A letter of a script that writes spaces between words and whose country names are matched as words. */
+const isWordLetter = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7) || isCyrillic(c) || (c >= 0x1e00 && c <= 0x1eff);
 
 function build(): Tables {
   const names: Tables["names"] = new Map();
@@ -110,22 +112,29 @@ export function phoneRegions(message: string, override?: CountryCode): CountryCo
   };
   const lower = message.toLowerCase();
   for (let i = 0; i + 1 < lower.length; i++) {
+    // Latin and Cyrillic names are whole words (checked cheaply first: most positions are inside a word); names in
+    // other scripts may be glued to the text around them.
+    if (i > 0 && isWordLetter(lower.charCodeAt(i - 1)) && isWordLetter(lower.charCodeAt(i))) continue;
     const bucket = tables.names.get(lower.slice(i, i + 2));
     if (bucket === undefined) continue;
-    // Latin and Cyrillic names are whole words; names in other scripts may be glued to the text around them.
-    if (i > 0 && WORD_LETTER.test(lower[i - 1]) && WORD_LETTER.test(lower[i])) continue;
     for (const n of bucket) {
       if (!(n.upper ? message : lower).startsWith(n.name, i)) continue;
       let end = i + n.name.length;
-      if (n.cyrillic && CYRILLIC_END.test(lower.slice(end, end + 1))) end++;
-      if (end < lower.length && WORD_LETTER.test(lower[end - 1]) && WORD_LETTER.test(lower[end])) continue;
+      if (n.cyrillic && end < lower.length && isCyrillic(lower.charCodeAt(end))) end++;
+      if (end < lower.length && isWordLetter(lower.charCodeAt(end - 1)) && isWordLetter(lower.charCodeAt(end))) continue;
       add(n.region);
       i = end - 1;
       break;
     }
   }
-  for (const s of tables.scripts) if (s.test.test(message)) s.regions.forEach(add);
-  if (VIETNAMESE_LETTERS.test(message)) add(tables.vietnamese);
+  // The scripts are tested on the message's distinct non-ASCII characters (few, even in a long message).
+  const distinct = new Set<string>();
+  for (const ch of message) if (ch.charCodeAt(0) >= 0x80) distinct.add(ch);
+  const others = [...distinct].join("");
+  if (others !== "") {
+    for (const s of tables.scripts) if (s.test.test(others)) s.regions.forEach(add);
+    if (VIETNAMESE_LETTERS.test(others)) add(tables.vietnamese);
+  }
   add(DEFAULT_PHONE_REGION);
   return out;
 }

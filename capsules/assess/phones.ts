@@ -70,15 +70,18 @@ function searchRegion(text: string, region: CountryCode, out: Span[]): void {
   }
 }
 
-/** Runs of digits and phone separators with at least six digits: where a number of another region may be. */
-const DIGIT_RUN = /[+(]?\d[\d\s().\-/]*\d/g;
+/**
+ * Runs of digits and phone separators with at least six digits, not inside a word or a code (`SF1402…`, hex):
+ * where a number of another region may be.
+ */
+const DIGIT_RUN = /(?<![A-Za-z0-9])[+(]?\d[\d\s().\-/]*\d(?![A-Za-z0-9])/g;
 const MIN_RUN_DIGITS = 6;
 
 /**
  * The phone numbers of `text` (ASCII digits), as offsets, in first-found order per region. `regions` is never empty;
- * the first is searched over the whole text.
+ * the first is searched over the whole text, the others only in digit runs `taken` does not claim (offsets in `text`).
  */
-export function findPhones(text: string, regions: readonly CountryCode[]): Span[] {
+export function findPhones(text: string, regions: readonly CountryCode[], taken: (start: number, end: number) => boolean = () => false): Span[] {
   const out: Span[] = [];
   searchRegion(text, regions[0], out);
   if (regions.length === 1) return out;
@@ -87,6 +90,8 @@ export function findPhones(text: string, regions: readonly CountryCode[]): Span[
     const start = m.index;
     const end = start + m[0].length;
     if (m[0].replace(/\D/g, "").length < MIN_RUN_DIGITS || out.some((s) => s.start < end && start < s.end)) continue;
+    // A run inside another IOC (a wallet, a link) is no number of its own.
+    if (taken(start, end)) continue;
     // The run with one character of context on each side (the library looks at the characters around a number).
     const from = Math.max(0, start - 1);
     const window = text.slice(from, Math.min(text.length, end + 1));

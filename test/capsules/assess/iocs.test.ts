@@ -90,11 +90,16 @@ describe("wallet checksums", () => {
 });
 
 describe("client-named IOCs", () => {
-  test("a look-alike spelling of an IOC in the message is accepted and recorded as the message reads", () => {
+  test("a look-alike spelling of an IOC in the message is accepted and recorded as the message writes it", () => {
     const text = "call the desk at @\u0455cam_desk now";
     const r = extractWithClientIocs(text, { handles: ["@scam_desk"] });
     expect(r.missing).toBeUndefined();
-    if (r.missing === undefined) expect(r.iocs.handles).toEqual(["@scam_desk"]);
+    if (r.missing === undefined) expect(r.iocs.handles).toEqual(["@\u0455cam_desk"]);
+  });
+  test("a refanged spelling of a defanged IOC in the message is accepted and recorded defanged, as written", () => {
+    const r = extractWithClientIocs("see hxxps://evil-desk[.]example/pay now", { urls: ["https://evil-desk.example/pay"] });
+    expect(r.missing).toBeUndefined();
+    if (r.missing === undefined) expect(r.iocs.urls).toEqual(["hxxps://evil-desk[.]example/pay"]);
   });
   test("an IOC that is not in the message is refused by kind and index", () => {
     const r = extractWithClientIocs("nothing here", { emails: ["x@y.example"] });
