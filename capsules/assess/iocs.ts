@@ -11,6 +11,7 @@
  * not URLs. Handles: `@name` with Telegram's username rule. Wallets: wallets.ts.
  */
 import LinkifyIt from "linkify-it";
+import TLDS from "tlds";
 import type { CountryCode } from "libphonenumber-js/max";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import { CONFUSABLES } from "../../published/pack/normalize-tables.js";
@@ -46,8 +47,9 @@ interface Found {
 }
 
 const linkify = new LinkifyIt();
-// RFC 2606/6761 reserved names used by examples and tests; real TLDs come from linkify-it's own list.
-linkify.tlds(["example", "test", "invalid"], true);
+// Every top-level domain IANA lists (the `tlds` package: `.top`, `.xyz`, `.online`… that linkify-it's own short list
+// lacks), plus the RFC 2606/6761 reserved names used by examples and tests.
+linkify.tlds([...TLDS, "example", "test", "invalid"], false);
 
 /**
  * Telegram links: `t.me/…`, `telegram.me/…`, `telegram.dog/…` (with or without a scheme, `www.`, `joinchat/`, `+`),

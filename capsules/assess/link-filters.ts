@@ -7,14 +7,14 @@
  *   (`B.Com`, `M.Sc`, `Node.Js`, a sentence glued to the next: `update.Now`) or all capitals after a short first
  *   label (`ASP.NET`, `VB.NET`);
  * - a bare name of two labels whose top-level domain is also a usual file extension (`README.md`, `setup.py`,
- *   `run.sh`, `main.rs`, `lib.so`, `main.tf`): file names.
+ *   `run.sh`, `main.rs`, `lib.so`, `main.tf`, `files.zip`): file names.
  *
  * And the label glued before an e-mail address: linkify-it reads `Email:x@…` or `mailto:x@…` as one address (its
  * local part allows `:`, `;` and `,`); the address starts after the last of them.
  */
 
-/** Country-code top-level domains that are also common file extensions. */
-const FILE_EXTENSION_TLDS = new Set(["md", "py", "sh", "pl", "rs", "ps", "pm", "mk", "ml", "tf", "so", "cc", "ts", "js"]);
+/** Top-level domains that are also common file extensions (some are no domain today: kept, should they become one). */
+const FILE_EXTENSION_TLDS = new Set(["md", "py", "sh", "pl", "rs", "ps", "pm", "mk", "ml", "tf", "so", "zip", "mov", "csv", "pdf", "exe", "apk", "js", "ts"]);
 
 /** False when `raw` (a linkify-it match with schema `schema`) is a bare name of one of the kinds above. */
 export function isLinkValue(raw: string, schema: string): boolean {

@@ -5,8 +5,8 @@
  * - {@link separatedView}: one character for one, so the offsets stay: characters of scripts written without spaces
  *   between words (Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar) and full-width or ideographic punctuation
  *   (`，。：；！？（）【】「」`…) become spaces, so a link written straight after or before such text (`网址：www…`,
- *   `官网https://…，`) is bounded there; and a colon glued between a label and a value (`Email:x@…`,
- *   `Web:www…`; a letter before, a letter after) becomes a space. A colon followed by `//` stays a colon.
+ *   `官网https://…，`) is bounded there; and a colon glued before a value (`Email:x@…`, `Web:www…`,
+ *   `เว็บไซต์:www…`: a letter after it, no digit before it) becomes a space. A colon followed by `//` stays a colon.
  * - {@link refangedView}: the defanging marks of src/refang.ts undone (`hxxps://evil[.]example` reads
  *   `https://evil.example`); every character a mark stands for maps back to the mark's first character.
  * - {@link asWritten}: the message's characters a match covers, invisible characters left out: a value is recorded
@@ -26,7 +26,7 @@ function isSeparator(ch: string): boolean {
   return NO_SPACE_SCRIPT.test(ch) || WIDE_PUNCTUATION.test(ch);
 }
 
-const LETTER = /\p{L}/u;
+const DIGIT = /[0-9]/;
 const ASCII_LETTER = /[A-Za-z]/;
 
 /** The `visible` view with link separators as spaces (same length and offsets). */
@@ -37,8 +37,9 @@ export function separatedView(message: string, visible: TextView): TextView {
   for (let i = 0; i < t.length; i++) {
     const c = t.charCodeAt(i);
     if (c === 0x3a /* : */) {
-      // A label glued to its value: a letter before, a letter after (a scheme's colon has `//` after it).
-      const glued = i > 0 && i + 1 < t.length && LETTER.test(t[i - 1]) && ASCII_LETTER.test(t[i + 1]);
+      // A label glued to its value: a letter after, and no digit before (a scheme's colon has `//` after it, a port
+      // or a time digits).
+      const glued = i + 1 < t.length && ASCII_LETTER.test(t[i + 1]) && !(i > 0 && DIGIT.test(t[i - 1]));
       const wide = message.codePointAt(visible.origin[i]) === FULL_WIDTH_COLON && t.slice(i + 1, i + 3) !== "//";
       if (glued || wide) (units ??= t.split(""))[i] = " ";
       continue;

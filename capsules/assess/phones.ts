@@ -71,11 +71,11 @@ function searchRegion(text: string, region: CountryCode, out: Span[]): void {
 }
 
 /**
- * Runs of digits and phone separators with at least six digits, not inside a word or a code (`SF1402…`, hex):
+ * Runs of digits and phone separators with at least seven digits, not inside a word or a code (`SF1402…`, hex):
  * where a number of another region may be.
  */
 const DIGIT_RUN = /(?<![A-Za-z0-9])[+(]?\d[\d\s().\-/]*\d(?![A-Za-z0-9])/g;
-const MIN_RUN_DIGITS = 6;
+const MIN_RUN_DIGITS = 7;
 
 /**
  * The phone numbers of `text` (ASCII digits), as offsets, in first-found order per region. `regions` is never empty;
