@@ -44,10 +44,6 @@ export const recordAssessmentInput = closedArgs({
     .string()
     .optional()
     .describe("the raw message: its SHA-256 must equal message_sha256; it is dropped after the check unless retain_message is true"),
-  region: judgementField(
-    "region",
-    "optional: the region (ISO 3166-1 alpha-2, e.g. IN, RU, ID) phone numbers written without a country code are read in; without it the bridge infers regions from the countries the message names and its scripts, then IN",
-  ).optional(),
   retain_message: z.boolean().optional().describe("seal message_text into the private store (default false)"),
 });
 
