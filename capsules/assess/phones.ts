@@ -15,7 +15,6 @@
  * match ends with its number and the search goes on right after it, reading the library's lazy search one match at
  * a time, so a long comma-separated list of numbers costs linear time.
  */
-import { isIPv4 } from "node:net";
 import { searchPhoneNumbersInText, type CountryCode } from "libphonenumber-js/max";
 import { NON_PHONE_LABEL } from "./non-phone-labels.js";
 
@@ -37,6 +36,9 @@ const LIST_EXTENSION = /^(.*\d)\s*[,;][\s,;]*(\d+)$/s;
 /** How far before a number its label is looked for. */
 const LABEL_WINDOW = 48;
 const DOTTED = /[0-9.]/;
+/** A dotted quad of decimal octets (0–255, no leading zero): an IPv4 address (node:net is not imported below bridge/). */
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+const isIPv4 = (s: string): boolean => IPV4.test(s);
 
 /** True when `text.slice(start, end)` is a phone number by the rules above (dates, times, IPv4, labels). */
 function isPhone(text: string, start: number, end: number): boolean {
