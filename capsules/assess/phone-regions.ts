@@ -118,7 +118,7 @@ function scripts(): { test: RegExp; regions: CountryCode[] }[] {
 }
 
 /** Letters only Vietnamese writes among the Latin-script languages (ơ ư đ and the tone-marked vowels of U+1EA0–1EF9). */
-const VIETNAMESE_LETTERS = /[ơưđƠƯĐ\u1ea0-\u1ef9]/u;
+const VIETNAMESE_LETTERS = /[\u01a1\u01b0\u0111\u01a0\u01af\u0110\u1ea0-\u1ef9]/u;
 /** The languages whose country names are read when the message writes their script (English always). */
 const NAME_LANGUAGES_BY_SCRIPT: readonly [RegExp, readonly string[]][] = [
   [VIETNAMESE_LETTERS, ["vi"]],
