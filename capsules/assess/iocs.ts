@@ -80,7 +80,7 @@ export function extractIocs(message: string, region?: CountryCode): Extraction {
   return { iocs: orderedLists(found), wallet_checksums };
 }
 
-function findAll(message: string, region: CountryCode | undefined): { found: Found[]; wallet_checksums: Extraction["wallet_checksums"] } {
+function findAll(message: string, region: CountryCode | undefined): { found: Found[]; wallet_checksums: Extraction["wallet_checksums"]; skeleton: TextView } {
   const { visible, skeleton } = normalisedViews(message);
   const links = refangedView(separatedView(message, visible));
   const skeletonLinks = skeleton === visible ? links : refangedView(separatedView(message, skeleton));
@@ -130,7 +130,7 @@ function findAll(message: string, region: CountryCode | undefined): { found: Fou
     const f = found(message, visible, "phones", n.start, n.end);
     if (!overlaps(f, out)) out.push(f);
   }
-  return { found: out, wallet_checksums };
+  return { found: out, wallet_checksums, skeleton };
 }
 
 function orderedLists(found: Found[]): IocLists {
@@ -176,13 +176,13 @@ export function extractWithClientIocs(
   client: Partial<Record<IocKind, readonly string[]>>,
   region?: CountryCode,
 ): (Extraction & { missing?: undefined }) | { missing: { kind: IocKind; index: number } } {
-  const { found, wallet_checksums } = findAll(message, region);
+  const { found, wallet_checksums, skeleton } = findAll(message, region);
   let view: TextView | undefined;
   let lowered: string | undefined;
   for (const kind of IOC_KINDS) {
     const values = client[kind] ?? [];
     for (let i = 0; i < values.length; i++) {
-      view ??= refangedView(normalisedViews(message).skeleton);
+      view ??= refangedView(skeleton);
       lowered ??= asciiLower(view.text);
       const loc = locateIn(message, view, lowered, values[i]);
       if (loc === undefined) return { missing: { kind, index: i } };
