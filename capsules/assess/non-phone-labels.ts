@@ -4,6 +4,8 @@
  * transaction reference or a tax, company or identity number. No library knows these words; they are the usual ones
  * in the languages `assess` is measured on (English and Hinglish, Hindi, Chinese, Russian, Thai, Vietnamese,
  * Indonesian, Arabic), and only labels: a number after `call`, `WhatsApp`, `тел.` or nothing at all is read as usual.
+ * Words that also label phone numbers or occur before them in prose are left out (`code`: a referral code is often
+ * the phone number; `case`: "in case 98765 43210 is busy"; Latin `inn`: hotel names).
  *
  * Between the label and the number only separators (`: # № . - ( )`, full-width ones too) and the words for
  * "number", "no." and "is" may stand (`order no. 123…`, `QQ号：123…`, `Номер заказа 123…`, `我的QQ是123…`).
@@ -12,10 +14,9 @@
 const LABELS = [
   // English (and Hinglish)
   "order", "orders", "ticket", "invoice", "inv", "ref", "reference", "tracking", "track", "waybill", "awb",
-  "airway bill", "consignment", "shipment", "parcel", "dhl", "fedex", "ups", "ems", "usps", "qq", "inn", "utr",
+  "airway bill", "consignment", "shipment", "parcel", "dhl", "fedex", "ups", "ems", "usps", "qq", "utr",
   "txn", "txid", "transaction", "pnr", "account", "a/c", "acc", "acct", "iban", "ifsc", "aadhaar", "aadhar", "pan",
-  "imei", "serial", "s/n", "sku", "case", "complaint", "gstin", "cin", "npwp", "nik", "resi", "otp", "pin", "code",
-  "kode", "mã",
+  "imei", "serial", "s/n", "sku", "complaint", "gstin", "cin", "npwp", "nik", "resi", "otp", "pin", "kode", "mã",
   // Hindi
   "ऑर्डर", "आर्डर", "वेबिल", "ट्रैकिंग", "शिकायत", "संदर्भ", "पीएनआर", "खाता", "बिल", "चालान", "आधार",
   // Chinese (simplified and traditional)

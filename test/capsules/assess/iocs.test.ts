@@ -146,6 +146,11 @@ describe("numbers that are not phone numbers", () => {
   ])("%s", (text) => {
     expect(extractIocs(text).iocs.phones).toEqual([]);
   });
+  test("words that are no label leave a phone number alone", () => {
+    expect(extractIocs("In case 98765 43210 is busy, try later").iocs.phones).toEqual(["98765 43210"]);
+    expect(extractIocs("Hotel Taj Inn 022 2345 6789, Colaba").iocs.phones).toEqual(["022 2345 6789"]);
+    expect(extractIocs("My referral code 9876543210, use it on signup").iocs.phones).toEqual(["9876543210"]);
+  });
   test("a labelled number next to a phone number leaves the phone number", () => {
     expect(extractIocs("Order ID: 9184726350, questions? call +1 415 555 2671").iocs.phones).toEqual(["+1 415 555 2671"]);
   });
