@@ -75,8 +75,8 @@ const DIGIT = /\p{Nd}/gu;
 
 /**
  * The shape a client-named IOC must have for its kind, checked on its NFKC form (so full-width `＠` and digits pass),
- * with the rule as an error names it. Deliberately loose: a client names what the extraction misses (defanged links,
- * obfuscated addresses, wallet formats it does not know, docs/assess.md "Known misses"), so only values that cannot
+ * with the rule as an error names it. Deliberately loose: a client names what the extraction misses (unbracketed
+ * obfuscations, wallet formats it does not know, docs/assess.md "Known misses"), so only values that cannot
  * be of the kind at all are refused, such as a sentence as a wallet or a word as a URL.
  */
 export const CLIENT_IOC_SHAPES: Readonly<Record<IocKind, { test: RegExp; rule: string }>> = {
