@@ -1,8 +1,9 @@
 /**
  * The seven public tools of the hosted tool server, proxied (product.md §9). They are registered from the pinned
  * schemas, so they exist even when the upstream is unreachable or not configured; every call is checked against
- * the pin (argument-errors.ts: a mistake is a -32602 JSON-RPC error naming the argument and the rule), passes the
- * egress guard, and goes upstream as the client's exact argument text.
+ * the pin (argument-errors.ts: a mistake is a -32602 JSON-RPC error naming the argument and the rule), then
+ * against what the service publishes (upstream/published-vocabulary.ts: a value it has not published is -32602 too),
+ * and goes upstream rebuilt from those checked values, without the client's `_meta`, past the outward guard.
  *
  * Outcomes: an upstream result is written to the client byte for byte (wire-table.ts), with the bridge's own
  * facts under `_meta["evidence-bridge/proxy"]`; an upstream JSON-RPC error stays a JSON-RPC error, verbatim;
@@ -15,6 +16,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { HostedClient } from "../upstream/hosted-client.js";
 import { PINNED_TOOLS, PUBLIC_TOOL_NAMES, type PublicToolName } from "../upstream/pinned-tools.js";
 import { notConfiguredResult } from "../upstream/unavailable.js";
+import { PublishedVocabulary } from "../upstream/published-vocabulary.js";
 import type { StoreGuard } from "../../capsules/guard/store-guard.js";
 import type { PrivateState } from "./private-state.js";
 import { compilePinnedValidators, pinnedArgumentError } from "./argument-errors.js";
@@ -48,6 +50,15 @@ function refusedResult(reason: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: reason }], structuredContent: { status: "refused", reason } };
 }
 
+/** The published vocabularies of each upstream client (one per process). */
+const vocabularies = new WeakMap<HostedClient, PublishedVocabulary>();
+
+function vocabularyOf(client: HostedClient): PublishedVocabulary {
+  let v = vocabularies.get(client);
+  if (v === undefined) vocabularies.set(client, (v = new PublishedVocabulary(client)));
+  return v;
+}
+
 export async function callPublicTool(
   name: PublicToolName,
   args: Record<string, unknown>,
@@ -65,14 +76,30 @@ export async function callPublicTool(
   if (!ready.ok) return refusedResult(`refused: ${ready.reason}; nothing was sent to the hosted server`);
   const client = await deps.hosted();
   const started = performance.now();
-  const out = await client.callTool(name, args, {
+  // Only what the service publishes may leave (a value it has not published is -32602, like a pinned-schema
+  // mistake); what is sent is rebuilt from the checked values, and the client's _meta stays here.
+  const vocabulary = vocabularyOf(client);
+  const admission = await vocabulary.admit(name, args, {
+    argumentsText: deps.wire.rawArguments(extra.requestId),
+    clientMeta: extra._meta,
     signal: extra.signal,
     timeoutMs: deps.timeoutMs,
-    argumentsText: deps.wire.rawArguments(extra.requestId),
-    meta: extra._meta,
+  });
+  if (admission.kind === "invalid") {
+    deps.wire.setOverride(extra.requestId, { kind: "error", errorText: JSON.stringify(admission.error) });
+    return { isError: true, content: [{ type: "text", text: admission.error.message }] };
+  }
+  if (admission.kind === "unavailable") return asCallToolResult(admission.result);
+  if (admission.kind === "cancelled") return { isError: true, content: [{ type: "text", text: "cancelled" }] };
+  const out = await client.callTool(name, admission.args, {
+    signal: extra.signal,
+    timeoutMs: deps.timeoutMs,
+    argumentsText: admission.argumentsText,
+    meta: admission.meta,
   });
   switch (out.kind) {
     case "result":
+      vocabulary.observe(name, admission.args, out.result);
       deps.wire.setOverride(extra.requestId, {
         kind: "result",
         resultText: out.resultText,
