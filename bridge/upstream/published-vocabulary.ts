@@ -10,7 +10,7 @@
  * | `get_newsroom.view`, `query_economic_observations.revision_view` | the pinned enum |
  * | `get_newsroom.status`, `.priority` | a `status` / `priority` an item of a newsroom answer carried |
  * | the six economic dimensions (`series_id`, …) | a value of that member in the published ledger or in an earlier answer's rows |
- * | `period_start`, `period_end` | a `YYYY-MM-DD` date in the years the published ledger covers |
+ * | `period_start`, `period_end` | a `YYYY-MM-DD` date from the year before the published ledger's first year to the year after its last |
  * | `as_of`, `released_from`, `released_to` | a `released_at` / `collected_at` the ledger or an answer carried, or `YYYY-MM-DDT00:00:00Z` of such a date |
  * | `cursor` | a `next_cursor` the server returned in this process |
  * | integers | plain digits within the pinned bounds; `research_catalog.offset` also within what the server's answers reached |
@@ -56,6 +56,8 @@ export const RELEARN_AFTER_MS = 60_000;
 const NEWSROOM_LEARN_LIMIT = 50;
 /** …and a view's signal with this `max_rows` when the answer did not show the whole collection (pinned maximum). */
 const SIGNAL_LEARN_ROWS = 500;
+/** Dates may lie this many years before the ledger's first year or after its last (a query may start early). */
+export const YEAR_MARGIN = 1;
 /** A published value longer than this is not kept (the pinned dimensions allow 256 characters). */
 const MAX_VALUE_CHARS = 1024;
 
@@ -96,9 +98,9 @@ const HOW_TO_FIND: Record<Exclude<Rule, "enum" | "integer" | "offset">, string> 
   status: "not a status the hosted server's newsroom answers carry; call get_newsroom without it to see each item's status (list_signals names the signals behind the views)",
   priority: "not a priority the hosted server's newsroom answers carry; call get_newsroom without it to see each item's priority (list_signals names the signals behind the views)",
   dimension: "not a value of this member in the published economic ledger; call query_economic_observations without it, and each row names the values there are",
-  date: "not a YYYY-MM-DD date in the years the published economic ledger covers (call query_economic_observations without it to see its periods)",
+  date: "not a YYYY-MM-DD date within a year of the years the published economic ledger covers (call query_economic_observations without it to see its periods)",
   timestamp:
-    "not a released_at or collected_at of the published economic ledger, nor YYYY-MM-DDT00:00:00Z of a day in the years it covers (call query_economic_observations without it to see them)",
+    "not a released_at or collected_at of the published economic ledger, nor YYYY-MM-DDT00:00:00Z of a day within a year of the years it covers (call query_economic_observations without it to see them)",
   cursor: "not a next_cursor the hosted server returned in this process; call without a cursor, then page with the next_cursor of each answer",
 };
 
@@ -486,9 +488,9 @@ function observeInto(server: ServerVocabulary, tool: PublicToolName, args: Recor
   }
 }
 
-/** A `YYYY-MM-DD` calendar date whose year the server's ledger covers. */
+/** A `YYYY-MM-DD` calendar date from the year before the ledger's first year to the year after its last. */
 function inYears(server: ServerVocabulary, value: string): boolean {
-  if (server.years === undefined || !parseEconDate(value).ok || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  if (server.years === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(value) || !parseEconDate(value).ok) return false;
   const y = Number(value.slice(0, 4));
-  return y >= server.years.min && y <= server.years.max;
+  return y >= server.years.min - YEAR_MARGIN && y <= server.years.max + YEAR_MARGIN;
 }
