@@ -323,7 +323,9 @@ export class PublishedVocabulary {
       for (const [name, rule, value] of pending) {
         let known = this.knows(server, name, rule, value);
         if (!known && rule !== "cursor" && rule !== "offset") {
-          const learned = await this.learn(server, rule, view, opts);
+          let learned = await this.learn(server, rule, view, opts);
+          // A shared run another caller cancelled: learn again for this one.
+          if (learned === "cancelled" && opts.signal?.aborted !== true) learned = await this.learn(server, rule, view, opts);
           if (learned === "cancelled") return { kind: "cancelled" };
           if (learned !== "learned") return { kind: "unavailable", result: learned.unavailable };
           known = this.knows(server, name, rule, value);

@@ -166,6 +166,24 @@ describe("learning", () => {
     expect(src.calls.length).toBe(2);
   });
 
+  test("a learning run cancelled by the caller that started it is run again for a caller that did not cancel", async () => {
+    const src = new Script();
+    const normal = src.answers.list_signals!;
+    let first = true;
+    src.answers.list_signals = (a) => {
+      if (!first) return normal(a);
+      first = false;
+      return { kind: "cancelled", attempts: 1 };
+    };
+    const v = new PublishedVocabulary(src);
+    const gone = new AbortController();
+    gone.abort();
+    const [a, b] = await Promise.all([v.admit("get_signal", { name: "ooni-gfw" }, { signal: gone.signal }), v.admit("get_signal", { name: "ooni-gfw" })]);
+    expect(a.kind).toBe("cancelled");
+    expect(b.kind).toBe("admitted");
+    expect(src.calls.length).toBe(2);
+  });
+
   test("vocabularies are kept per server identity, for at most MAX_SERVERS servers", async () => {
     const src = new Script();
     const v = new PublishedVocabulary(src);
