@@ -316,7 +316,7 @@ export class PublishedVocabulary {
     }
 
     if (pending.length > 0) {
-      const server = await this.current(opts.signal);
+      const server = this.source.discovery ? this.serverOf(this.source.discovery) : await this.current(opts.signal);
       if (server === "cancelled") return { kind: "cancelled" };
       if (!(server instanceof ServerVocabulary)) return { kind: "unavailable", result: server.unavailable };
       const view = typeof checked.get("view") === "string" ? (checked.get("view") as string) : "newsroom";
