@@ -16,7 +16,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { HostedClient } from "../upstream/hosted-client.js";
 import { PINNED_TOOLS, PUBLIC_TOOL_NAMES, type PublicToolName } from "../upstream/pinned-tools.js";
 import { notConfiguredResult } from "../upstream/unavailable.js";
-import { PublishedVocabulary } from "../upstream/published-vocabulary.js";
+import type { PublishedVocabulary } from "../upstream/published-vocabulary.js";
 import type { StoreGuard } from "../../capsules/guard/store-guard.js";
 import type { PrivateState } from "./private-state.js";
 import { compilePinnedValidators, pinnedArgumentError } from "./argument-errors.js";
@@ -50,12 +50,12 @@ function refusedResult(reason: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: reason }], structuredContent: { status: "refused", reason } };
 }
 
-/** The published vocabularies of each upstream client (one per process). */
-const vocabularies = new WeakMap<HostedClient, PublishedVocabulary>();
+/** The published vocabularies of each upstream client (one per process), loaded with the client on first use. */
+const vocabularies = new WeakMap<HostedClient, Promise<PublishedVocabulary>>();
 
-function vocabularyOf(client: HostedClient): PublishedVocabulary {
+function vocabularyOf(client: HostedClient): Promise<PublishedVocabulary> {
   let v = vocabularies.get(client);
-  if (v === undefined) vocabularies.set(client, (v = new PublishedVocabulary(client)));
+  if (v === undefined) vocabularies.set(client, (v = import("../upstream/published-vocabulary.js").then((m) => new m.PublishedVocabulary(client))));
   return v;
 }
 
@@ -78,7 +78,7 @@ export async function callPublicTool(
   const started = performance.now();
   // Only what the service publishes may leave (a value it has not published is -32602, like a pinned-schema
   // mistake); what is sent is rebuilt from the checked values, and the client's _meta stays here.
-  const vocabulary = vocabularyOf(client);
+  const vocabulary = await vocabularyOf(client);
   const admission = await vocabulary.admit(name, args, {
     argumentsText: deps.wire.rawArguments(extra.requestId),
     clientMeta: extra._meta,
