@@ -248,7 +248,7 @@ export class PublishedVocabulary {
     if (id === undefined) {
       const info = isRecord(d.initializeResult.serverInfo) ? d.initializeResult.serverInfo : {};
       const schemas = d.upstreamTools
-        .filter((t): t is Record<string, unknown> => isRecord(t) && typeof t.name === "string" && t.name in PINNED_TOOLS)
+        .filter((t): t is Record<string, unknown> => isRecord(t) && typeof t.name === "string" && Object.hasOwn(PINNED_TOOLS, t.name))
         .map((t) => [t.name, t.inputSchema])
         .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
       id = sha256Hex(JSON.stringify([info.name ?? null, info.version ?? null, sha256Hex(JSON.stringify(schemas) ?? ""), PINNED_DIGEST]));

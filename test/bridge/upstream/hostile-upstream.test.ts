@@ -219,3 +219,33 @@ describe("a hostile upstream receives nothing private from any proxied-call path
     }
   });
 });
+
+describe("a vocabulary that cannot be learned: `unavailable`, and nothing else is sent", () => {
+  test("the site is down (the ledger cannot be read), then the server is down (list_signals cannot be asked)", async () => {
+    const d = await startHostedDouble({ dataRoot: SYNTHETIC_DATA_ROOT, toolset: "current" });
+    const s = await startSession(configFor({ mcpUrl: d.url, baseUrl: d.baseUrl, pack: PACK }));
+    try {
+      await s.request("tools/list");
+      const toolCalls = () => d.mcpPosts().filter((p) => p.body.includes('"tools/call"'));
+      await d.setFault("origin-down");
+      const econ = await s.call("query_economic_observations", { series_id: "synthetic.index.alpha" });
+      expect(econ.msg.result.structuredContent).toMatchObject({ status: "unavailable", retryable: true });
+      expect(econ.msg.result.structuredContent.reason).toMatch(/^the published economic ledger could not be read to learn its values/);
+      expect(toolCalls().length).toBe(0);
+      expect(d.requests.filter((r) => r.server === "site").map((r) => r.path)).toContain("/readings/china-econ-observations-latest.json");
+
+      await d.setFault("refuse");
+      const signal = await s.call("get_signal", { name: "ooni-gfw" });
+      expect(signal.msg.result.structuredContent).toMatchObject({ status: "unavailable", retryable: true });
+      expect(signal.msg.result.structuredContent.reason).toMatch(/^the published signal names \(list_signals\) could not be learned/);
+      await d.setFault("none");
+      expect(toolCalls().some((p) => p.body.includes('"get_signal"'))).toBe(false);
+      // Reachable again: learned, then sent.
+      expect((await s.call("get_signal", { name: "ooni-gfw" })).msg.result.isError).toBe(false);
+      expect(toolCalls().map((p) => JSON.parse(p.body).params.name)).toEqual(["list_signals", "get_signal"]);
+    } finally {
+      await s.end();
+      await d.close();
+    }
+  });
+});
