@@ -46,7 +46,7 @@ function learnedSource(): VocabularySource {
     ignored: [],
     drift: { drifted: false, tools: [] },
   } as unknown as Discovery;
-  const out = (payload: unknown): ToolCallOutcome => ({ kind: "result", result: answer(payload), resultText: "", attempts: 1 });
+  const out = (payload: unknown): ToolCallOutcome => ({ kind: "result", result: answer(payload), value: null, attempts: 1 });
   return {
     discovery,
     discover: async () => ({ ok: true, discovery }),

@@ -36,7 +36,7 @@ function discovery(version = "1.9.3"): Discovery {
 
 /** A tools/call result carrying `payload`, and the outcome of a call answered with it. */
 const answer = (payload: unknown) => ({ content: [{ type: "text", text: "" }], structuredContent: payload, isError: false });
-const result = (payload: unknown): ToolCallOutcome => ({ kind: "result", result: answer(payload), resultText: "", attempts: 1 });
+const result = (payload: unknown): ToolCallOutcome => ({ kind: "result", result: answer(payload), value: null, attempts: 1 });
 
 const down: ToolCallOutcome = { kind: "unavailable", reason: "the hosted server could not be reached (ECONNREFUSED)", retryable: true, attempts: 2, result: unavailableResult("x", true) };
 
