@@ -279,7 +279,9 @@ export class PublishedVocabulary {
   async admit(tool: PublicToolName, args: Record<string, unknown>, opts: AdmitOptions = {}): Promise<Admission> {
     const rules = ARGUMENT_RULES[tool];
     let members: [string, JsonValue | unknown][];
-    if (opts.argumentsText !== undefined) {
+    // The client's text read strictly (a repeated member, `5.0`), unless it is exactly the serialization of `args`,
+    // which no such spelling can be (the usual case: clients send JSON.stringify's text).
+    if (opts.argumentsText !== undefined && opts.argumentsText !== JSON.stringify(args)) {
       let parsed: JsonValue;
       try {
         parsed = parseStrictJson(opts.argumentsText, { maxBytes: MAX_REQUEST_BYTES, rootPath: "arguments" });
