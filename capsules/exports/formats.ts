@@ -9,6 +9,7 @@ import { OutwardGuard } from "../guard/outward-guard.js";
 import { StoredDerivations } from "../pipeline/stored.js";
 import type { SealedStore } from "../store/store.js";
 import { leadsCsvBytes } from "./csv.js";
+import { storeExportIds, transientExportIds, type ExportIds } from "./export-ids.js";
 import { guardExport } from "./guard-export.js";
 import { leadsFromExportLines, type Lead } from "./lead.js";
 import { mispFeedFiles, type FeedFile, type MispDistribution } from "./misp.js";
@@ -68,14 +69,26 @@ export function storeSecrets(store: SealedStore | undefined, pack: IntelligenceP
   return guard;
 }
 
-export function renderFormat(leads: readonly Lead[], opts: FormatExportOptions): FeedFile[] {
+export function renderFormat(leads: readonly Lead[], opts: FormatExportOptions, ids: ExportIds): FeedFile[] {
   switch (opts.format) {
     case "stix":
-      return [{ name: "bundle.json", bytes: stixBundleBytes(leads, { tlp: opts.tlp, profile: opts.profile, producer: opts.producer }) }];
+      return [{ name: "bundle.json", bytes: stixBundleBytes(leads, { tlp: opts.tlp, profile: opts.profile, producer: opts.producer, ids }) }];
     case "misp":
-      return mispFeedFiles(leads, { tlp: opts.tlp, distribution: opts.distribution, producer: opts.producer });
+      return mispFeedFiles(leads, { tlp: opts.tlp, distribution: opts.distribution, producer: opts.producer, ids });
     case "csv":
       return [{ name: "leads.csv", bytes: leadsCsvBytes(leads, opts.tlp) }];
+  }
+}
+
+/** Runs a step on the sealed id registry; its failures (a damaged or foreign file, IO) refuse the export. */
+function keptIds<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (e) {
+    if (e instanceof Error && /^(ExportIdsError|SealError|SafeReadError|SafeWriteError|LockError|ReviewError)$/.test(e.name)) {
+      throw new FormatExportError(`the store's export ids: ${e.message}; nothing was exported`);
+    }
+    throw e;
   }
 }
 
@@ -88,13 +101,16 @@ export function buildFormatExport(
 ): FormatExport {
   checkCeiling(opts.tlp, opts.maxTlp);
   const leads = leadsFromExportLines(lines, pack);
-  const files = renderFormat(leads, opts);
+  const ids = keptIds(() => (store === undefined ? transientExportIds() : storeExportIds(store)));
+  const files = renderFormat(leads, opts, ids);
   const secrets = storeSecrets(store, pack, new Set(leads.map((l) => l.capsule_sha256)));
   const hits: string[] = [];
   for (const f of files) {
-    const reason = guardExport(f.bytes, secrets, { json: opts.format !== "csv", what: f.name });
+    const reason = guardExport(f.bytes, secrets, { json: f.name.endsWith(".json"), what: f.name });
     if (reason !== undefined) hits.push(reason);
   }
   if (hits.length > 0) throw new FormatExportError(`refused, nothing was exported: ${hits.join("; ")}`);
+  // The ids minted for this export are kept before its files are written, so the next export reuses them.
+  keptIds(() => ids.save());
   return { files, leads };
 }

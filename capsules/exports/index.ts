@@ -6,6 +6,7 @@ export { MISP_DISTRIBUTIONS, mispEvent, mispFeedFiles, type FeedFile, type MispD
 export { producerName, producerUuid, type Producer } from "./producer.js";
 export { readMaxTlp, sharingPolicyPath, SharingPolicyError, writeMaxTlp } from "./sharing-policy.js";
 export { stixBundle, stixBundleBytes } from "./stix.js";
-export { DEFAULT_MAX_TLP, isTlpLevel, MARKING_PROFILES, markingDefinition, TLP_LEVELS, type MarkingProfile, type TlpLevel } from "./tlp.js";
+export { DEFAULT_MAX_TLP, isTlpLevel, MARKING_PROFILES, markingLevelProperties, mispTlpTag, TLP_LEVELS, type MarkingProfile, type TlpLevel } from "./tlp.js";
+export { ExportIdsError, exportIdsPath, storeExportIds, transientExportIds, type ExportIds } from "./export-ids.js";
 export { ExportWriteError, writeExportDirectory, writeExportFile } from "./write-output.js";
 export { EXPORT_NAMESPACE, uuidV5 } from "./uuid5.js";
