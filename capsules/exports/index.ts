@@ -1,5 +1,5 @@
 /** Public API of the marked export formats (STIX 2.1, MISP feed, CSV) and the sharing ceiling. */
-export { buildFormatExport, checkCeiling, FormatExportError, MARKED_FORMATS, renderFormat, storeSecrets, type FormatExport, type FormatExportOptions, type MarkedFormat } from "./formats.js";
+export { buildFormatExport, checkCeiling, guardedReleaseLines, FormatExportError, MARKED_FORMATS, renderFormat, storeSecrets, type FormatExport, type FormatExportOptions, type MarkedFormat } from "./formats.js";
 export { guardExport, type GuardExportOptions } from "./guard-export.js";
 export { leadsFromExportLines, leadText, type Lead } from "./lead.js";
 export { MISP_DISTRIBUTIONS, mispEvent, mispFeedFiles, type FeedFile, type MispDistribution } from "./misp.js";

@@ -11,7 +11,8 @@
  * of the MISP `tlp` taxonomy (tlp.ts) and one tag per typology and for the tier, one `counter` attribute (category
  * "Other") per IOC kind with a non-zero count, one `text` attribute (category "Internal reference") naming the
  * capsule and candidate digest, and one `text` attribute (category "Other") with the lead as text and the review
- * decisions (leadText). Every time is MISP's own form: `timestamp`s are Unix seconds as decimal strings, `date` is
+ * decisions (leadText), and one attribute per released value (released.ts: MISP's type and category for it,
+ * `to_ids` true). Every time is MISP's own form: `timestamp`s are Unix seconds as decimal strings, `date` is
  * `YYYY-MM-DD`. No analyst `Note` (MISP 2.5): MISP's event schema (format/2.4/schema.json) admits no `Note` member,
  * and an ISO time with `Z` in it is what PyMISP's `MISPEvent().load` could not read. Instance-local numeric ids (`id`, `org_id`, `orgc_id`, `event_id`) are "0": the
  * importing instance assigns its own. Uuids are random (version 4), kept per object and marking in the sealed store
@@ -24,6 +25,7 @@ import { producerName, producerUuid, type Producer } from "./producer.js";
 import { mispTlpTag, type TlpLevel } from "./tlp.js";
 import { createHash } from "node:crypto";
 import type { ExportIds } from "./export-ids.js";
+import { mispTypeOf, releasedAt, releasedByText, shownValue } from "./released.js";
 
 export const MISP_DISTRIBUTIONS = ["0", "1", "2", "3"] as const;
 export type MispDistribution = (typeof MISP_DISTRIBUTIONS)[number];
@@ -33,6 +35,8 @@ export interface MispOptions {
   distribution: MispDistribution;
   producer: Producer;
   ids: ExportIds;
+  /** False for the render the outward guard checks: released values are written as their stand-ins. */
+  reveal: boolean;
 }
 
 export interface FeedFile {
@@ -62,17 +66,17 @@ export function mispEvent(lead: Lead, opts: MispOptions): Record<string, unknown
     tag(`evidence-bridge:tier="${lead.overall_tier}"`, "#666666"),
     ...[...new Set(lead.hypotheses.map((h) => h.typology_id))].map((id) => tag(`evidence-bridge:typology="${id}"`, "#336699")),
   ];
-  const attribute = (kindName: string, type: string, category: string, value: string, comment: string) => ({
+  const attribute = (kindName: string, type: string, category: string, value: string, comment: string, toIds = false, at = timestamp) => ({
     uuid: sub(`attribute/${kindName}`),
     id: "0",
     event_id: "0",
     type,
     category,
     value,
-    to_ids: false,
+    to_ids: toIds,
     distribution: "5",
     sharing_group_id: "0",
-    timestamp,
+    timestamp: at,
     comment,
     deleted: false,
   });
@@ -80,7 +84,13 @@ export function mispEvent(lead: Lead, opts: MispOptions): Record<string, unknown
     attribute("reference", "text", "Internal reference", `evidence-bridge capsule ${lead.capsule_sha256} candidate sha256:${lead.candidate_sha256}`, "the approved candidate (check the JSONL export with 'evidence-bridge review verify-export')"),
     ...lead.ioc_counts.map((x) => attribute(`count/${x.kind}`, "counter", "Other", String(x.count), `number of ${x.kind} indicators in the lead (values withheld)`)),
     attribute("lead", "text", "Other", leadText(lead).join("\n"), `the reviewed lead: tiers, typologies and their sources, and the review decisions (${lead.approvals.map((a) => a.reviewer.name).join(", ")})`),
+    ...lead.released.map((r) => {
+      const t = mispTypeOf(r.kind, r.value);
+      return attribute(`released/${r.kind}/${r.index}`, t.type, t.category, shownValue(r, opts.reveal), `released ${r.kind} value #${r.index}, ${releasedByText(r)}; the signed release records are in the JSONL export`, true, unixSeconds(releasedAt(r)));
+    }),
   ];
+  // The event changes when a value is released after the approval: its timestamp moves with the last release.
+  const eventTimestamp = String(Math.max(...attributes.map((a) => Number(a.timestamp))));
   return {
     Event: {
       uuid,
@@ -90,7 +100,7 @@ export function mispEvent(lead: Lead, opts: MispOptions): Record<string, unknown
       published: false,
       analysis: "0",
       threat_level_id: THREAT_LEVEL[lead.overall_tier],
-      timestamp,
+      timestamp: eventTimestamp,
       publish_timestamp: "0",
       distribution: opts.distribution,
       sharing_group_id: "0",

@@ -1,8 +1,8 @@
 /**
  * STIX 2.1 bundle of approved leads (issue 16 item 1, issue 32): the marking definition, the extension definition
  * that gives it a `modified`, an `identity` for the producing installation, and per lead a `grouping` (context
- * `suspicious-activity`) and a `note` carrying the lead as text (leadText). No `observed-data` and no IOC value but
- * the released ones (lead.ts); counts by kind.
+ * `suspicious-activity`) and a `note` carrying the lead as text (leadText), and an `indicator` per released value
+ * (released.ts) that the grouping lists. No `observed-data` and no IOC value but the released ones; counts by kind.
  *
  * The bundle passes the OASIS stix2-validator with `--strict` and `--interop` and parses with the OASIS `stix2`
  * library without `allow_custom` (the rules, and the versions they were checked with, are listed in docs/sharing.md
@@ -13,6 +13,8 @@
  *   as two versions of one object);
  * - every object has `created_by_ref`, the producer identity (the identity names itself), and `object_marking_refs`
  *   with the one marking (the marking definition has none: it may not mark itself);
+ * - a lead's objects are `modified` at its decision or its latest release, whichever is later (a release changes the
+ *   grouping's `object_refs` and the note's text, so the same id gets a new `modified`, as a STIX version must);
  * - every object has `created` and `modified` in UTC with millisecond precision; the marking definition's `modified`
  *   is a top-level property extension the bundle defines (`extension-definition` object), since the STIX 2.1
  *   marking definition has no `modified` property and `--interop` requires one;
@@ -23,6 +25,7 @@ import { createHash } from "node:crypto";
 import type { ExportIds } from "./export-ids.js";
 import { leadText, millisecondTime, type Lead } from "./lead.js";
 import { producerName, type Producer } from "./producer.js";
+import { releasedAt, releasedByText, shownValue, stixPattern, type LeadRelease } from "./released.js";
 import { markingLevelProperties, tlpName, type MarkingProfile, type TlpLevel } from "./tlp.js";
 
 export interface StixOptions {
@@ -30,6 +33,8 @@ export interface StixOptions {
   profile: MarkingProfile;
   producer: Producer;
   ids: ExportIds;
+  /** False for the render the outward guard checks: released values are written as their stand-ins. */
+  reveal: boolean;
 }
 
 const SHORT = 12;
@@ -94,10 +99,35 @@ function producerObjects(opts: StixOptions): { objects: Obj[]; identityId: strin
   return { objects: [marking, extension, identity], identityId, markingRefs: [markingId] };
 }
 
+/** A released value as an `indicator` (released.ts gives the pattern). */
+function indicator(r: LeadRelease, lead: Lead, opts: StixOptions, identityId: string, markingRefs: string[]): Obj {
+  const time = millisecondTime(releasedAt(r));
+  const value = shownValue(r, opts.reveal);
+  return {
+    type: "indicator",
+    spec_version: "2.1",
+    id: stixId(opts, "indicator", lead.candidate_sha256, r.kind, String(r.index)),
+    created_by_ref: identityId,
+    created: time,
+    modified: time,
+    name: `evidence-bridge released ${r.kind} value of lead ${lead.capsule_sha256.slice(0, SHORT)}`,
+    description: `A ${r.kind} value (#${r.index}) of the approved lead ${lead.capsule_sha256}, ${releasedByText(r)}. Each reviewer signed a release record binding this value to candidate sha256:${lead.candidate_sha256}; check them with 'evidence-bridge review verify-export' on the JSONL export.`,
+    indicator_types: ["malicious-activity"],
+    pattern: stixPattern(r.kind, value),
+    pattern_type: "stix",
+    pattern_version: "2.1",
+    valid_from: time,
+    object_marking_refs: markingRefs,
+  };
+}
+
 function leadObjects(lead: Lead, opts: StixOptions, identityId: string, markingRefs: string[]): Obj[] {
-  const time = millisecondTime(lead.decision.decided_at);
+  // An object changes when a value of its lead is released later: its modified moves with the last release.
+  const created = millisecondTime(lead.decision.decided_at);
+  const time = millisecondTime([lead.decision.decided_at, ...lead.released.map(releasedAt)].sort().at(-1)!);
   const groupingId = stixId(opts, "grouping", lead.candidate_sha256);
   const noteId = stixId(opts, "note", lead.candidate_sha256);
+  const indicators = lead.released.map((r) => indicator(r, lead, opts, identityId, markingRefs));
   const sources = new Map<string, { source_name: string; description: string; external_id: string }>();
   for (const h of lead.hypotheses) {
     for (const s of h.sources) sources.set(s.id, { source_name: s.publisher, description: `${s.title} (${s.url})`, external_id: s.id });
@@ -107,12 +137,12 @@ function leadObjects(lead: Lead, opts: StixOptions, identityId: string, markingR
     spec_version: "2.1",
     id: groupingId,
     created_by_ref: identityId,
-    created: time,
+    created,
     modified: time,
     name: `evidence-bridge lead ${lead.capsule_sha256.slice(0, SHORT)}: ${lead.overall_tier}${lead.families.length > 0 ? ` (${lead.families.join(", ")})` : ""}`,
     description: lead.candidate.origin_answer,
     context: "suspicious-activity",
-    object_refs: [noteId],
+    object_refs: [noteId, ...indicators.map((i) => i.id as string)],
     object_marking_refs: markingRefs,
   };
   if (sources.size > 0) grouping.external_references = [...sources.values()];
@@ -121,7 +151,7 @@ function leadObjects(lead: Lead, opts: StixOptions, identityId: string, markingR
     spec_version: "2.1",
     id: noteId,
     created_by_ref: identityId,
-    created: time,
+    created,
     modified: time,
     abstract: `Reviewed lead ${lead.capsule_sha256.slice(0, SHORT)}: ${lead.decision.decision} by ${lead.decision.reviewer.name}`,
     content: leadText(lead).join("\n"),
@@ -129,7 +159,7 @@ function leadObjects(lead: Lead, opts: StixOptions, identityId: string, markingR
     object_refs: [groupingId],
     object_marking_refs: markingRefs,
   };
-  return [grouping, note];
+  return [grouping, note, ...indicators];
 }
 
 /** The bundle as a JS value (objects in a fixed order, members in a fixed order). */
