@@ -15,7 +15,8 @@
  *     comments, the event's info) may quote one.
  * M4  Attribute: uuid, type, category, value, to_ids (boolean), event_id and timestamp (decimal strings),
  *     distribution 0-5, deleted (boolean); the category one MISP allows for the type (describeTypes.json facts for
- *     the types we write, MISP_TYPES below); to_ids true exactly for the indicator types.
+ *     the types we write, MISP_TYPES below); `to_ids` true exactly for released values (issue 32: a reviewer
+ *     released them to be acted on), false for the lead's own attributes (counters, references, text).
  * M5  Tag: name; the TLP tag is one of the MISP `tlp` taxonomy (version 10) with the taxonomy's colour.
  * M6  hashes.csv: one line `<MD5 of the value>,<event uuid>` per attribute of every event (MISP's feed generator).
  */
@@ -30,15 +31,15 @@ const ORG_MEMBERS = ["id", "name", "uuid"];
 const ATTRIBUTE_MEMBERS = ["id", "type", "category", "to_ids", "uuid", "event_id", "distribution", "timestamp", "comment", "sharing_group_id", "deleted", "disable_correlation", "value", "data", "SharingGroup", "ShadowAttribute", "Tag"];
 const TAG_MEMBERS = ["id", "name", "colour", "exportable", "hide_tag"];
 
-/** The MISP types the feed writes: categories MISP allows for them and whether they are indicators (describeTypes.json). */
+/** The MISP types the feed writes and the categories MISP allows for them (describeTypes.json). */
 export const MISP_TYPES: Readonly<Record<string, { categories: readonly string[]; ids: boolean }>> = {
   text: { categories: ["Internal reference", "Other", "Financial fraud", "Social network", "Person"], ids: false },
+  domain: { categories: ["Payload delivery", "Network activity", "External analysis"], ids: true },
   counter: { categories: ["Other"], ids: false },
   btc: { categories: ["Financial fraud"], ids: true },
   xmr: { categories: ["Financial fraud"], ids: true },
   dash: { categories: ["Financial fraud"], ids: true },
   url: { categories: ["Payload delivery", "Network activity", "External analysis"], ids: true },
-  domain: { categories: ["Payload delivery", "Network activity", "External analysis"], ids: true },
   "email-src": { categories: ["Payload delivery", "Network activity", "Social network"], ids: true },
   "phone-number": { categories: ["Financial fraud", "Person", "Other"], ids: true },
 };
@@ -68,7 +69,8 @@ function isoTimes(v: unknown, path: string): string[] {
   return [];
 }
 
-export function mispEventProblems(doc: unknown): string[] {
+/** `released`: the values reviewers released (their attributes have `to_ids` true; every other attribute false). */
+export function mispEventProblems(doc: unknown, released: readonly string[] = []): string[] {
   const out: string[] = [];
   if (typeof doc !== "object" || doc === null || Object.keys(doc).join() !== "Event") return ["the document: expected exactly {Event} (M1)"];
   const e = (doc as { Event?: Obj }).Event;
@@ -117,7 +119,8 @@ export function mispEventProblems(doc: unknown): string[] {
       if (t === undefined) out.push(`${w}.type: ${String(a.type)} is not a type the feed writes (M4)`);
       else {
         if (!t.categories.includes(a.category as string)) out.push(`${w}.category: ${String(a.category)} is not allowed for ${String(a.type)} (M4)`);
-        if (a.to_ids !== t.ids) out.push(`${w}.to_ids: expected ${t.ids} for ${String(a.type)} (M4)`);
+        const isReleased = released.includes(a.value as string);
+        if (a.to_ids !== isReleased) out.push(`${w}.to_ids: expected ${isReleased} (true exactly for released values) (M4)`);
       }
       if (a.type === "counter" && !DIGITS.test(String(a.value))) out.push(`${w}.value: a counter is a decimal number (M4)`);
     });
