@@ -269,6 +269,18 @@ describe("export ids", () => {
       expect([...ids].filter((u) => registry.includes(Buffer.from(u)))).toEqual([]);
       expect(statSync(join(home, "store", "export-ids.sealed")).mode & 0o777).toBe(0o600);
       seen.push(ids);
+      if (tag === "ids-two") {
+        // A damaged registry refuses the export (never a silent new set of ids); nothing is written.
+        const registryPath = join(home, "store", "export-ids.sealed");
+        const damaged = Buffer.from(registry);
+        damaged[damaged.length - 1] ^= 1;
+        writeFileSync(registryPath, damaged);
+        const target = join(home, "after-damage.json");
+        const r = await cli(home, ["review", "export", "--format", "stix", "--out", target]);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(/the store's export ids: sealed file failed authentication: store\/export-ids\.sealed.*nothing was exported/);
+        expect(existsSync(target)).toBe(false);
+      }
     }
     expect([...seen[0]].filter((u) => seen[1].has(u))).toEqual([]);
   }, 120_000);
