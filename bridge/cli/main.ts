@@ -42,6 +42,7 @@ const COMMANDS: Record<string, readonly [file: string, name: string]> = {
   "tokens export": ["tokens", "exportTokens"],
   "tokens match": ["tokens", "matchTokens"],
   "review policy": ["review", "policy"],
+  "review release": ["review-release", "release"],
   "review serve": ["review-serve", "default"],
   doctor: ["doctor", "default"],
   demo: ["demo", "default"],
