@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { repoRoot } from "./helpers/shared.js";
+import { childEnv } from "./helpers/test-env.js";
 
 interface Block {
   info: string;
@@ -53,7 +54,7 @@ describe("README.md", () => {
     const shim = join(binDir, "evidence-bridge");
     writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, "dist/bundle/bin.js")}" "$@"\n`);
     chmodSync(shim, 0o755);
-    const env = { PATH: `${binDir}:${process.env.PATH ?? ""}`, HOME: join(work, "home"), LANG: "C.UTF-8" };
+    const env = childEnv({ PATH: `${binDir}:${process.env.PATH ?? ""}`, HOME: join(work, "home"), LANG: "C.UTF-8" });
     for (const b of runnable) {
       const r = spawnSync("bash", ["-euo", "pipefail", "-c", b.code], { cwd: work, env, encoding: "utf8", timeout: 120_000 });
       expect(r.status, `README.md block at line ${b.line} failed:\n${b.code}\nstderr: ${r.stderr}`).toBe(0);

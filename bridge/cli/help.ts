@@ -28,7 +28,7 @@ export interface HelpEntry {
 }
 
 export const GLOBAL_FLAGS_TEXT = `Global flags (before or after the command): --home DIR, --mcp-url URL, --base-url URL, --pack FILE,
-  --timeout-ms N`;
+  --timeout-ms N, --offline (send nothing anywhere)`;
 
 /** The whole usage text: global flags and every command with its one-line description. */
 export function usageText(entries: HelpEntry[]): string {

@@ -57,6 +57,8 @@ async function load(key: string): Promise<CliCommand> {
 
 /** Global flags accepted before the command; they feed the one configuration object (src/config.ts). */
 const GLOBAL_FLAGS = new Set(["home", "mcp-url", "base-url", "pack", "timeout-ms"]);
+/** Global flags that take no value. */
+const GLOBAL_SWITCHES = new Set(["offline"]);
 
 /** The usage text with one line per command, read from each command module's own help (bridge/cli/help.ts). */
 async function usage(): Promise<string> {
@@ -113,6 +115,10 @@ function takeGlobalFlags(args: string[], into: Record<string, string>): string[]
       kept.push(...args.slice(i));
       break;
     }
+    if (arg === "--offline") {
+      into.offline = "1";
+      continue;
+    }
     const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
     if (m === null || !GLOBAL_FLAGS.has(m[1])) {
       kept.push(arg);
@@ -142,6 +148,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     const eq = arg.indexOf("=");
     const name = arg.slice(2, eq === -1 ? undefined : eq);
+    if (GLOBAL_SWITCHES.has(name) && eq === -1) {
+      globalFlags[name] = "1";
+      i++;
+      continue;
+    }
     if (!GLOBAL_FLAGS.has(name)) throw new CliError(`unknown global flag --${name} (see --help)`);
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined || (eq === -1 && value.startsWith("--"))) {

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { repoRoot } from "../helpers/shared.js";
 import { probeServer } from "./mcp-probe.js";
+import { childEnv } from "../helpers/test-env.js";
 
 const work = mkdtempSync(join(tmpdir(), "eb-tarball-"));
 let tarball = "";
@@ -52,7 +53,7 @@ describe("the packed tarball", () => {
   });
 
   test("the installed bin runs demo", () => {
-    const out = execFileSync(bin, ["demo"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: work } });
+    const out = execFileSync(bin, ["demo"], { encoding: "utf8", env: childEnv({ HOME: work }) });
     expect(out).toMatch(/evidence-bridge demo: synthetic example/);
     expect(out).toMatch(/"review_status": "HUMAN_REVIEW_REQUIRED"/);
   });

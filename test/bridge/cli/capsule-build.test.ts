@@ -19,6 +19,7 @@ import { checkJudgement } from "../../../capsules/assess/judgement.js";
 import { fromJs } from "../../../capsules/capsule/js-input.js";
 import { loadPackFile } from "../../../published/pack/file.js";
 import { describeShared, readShared, sharedPath, validExampleNames } from "../../helpers/shared.js";
+import { TEST_ENDPOINT_ENV } from "../../helpers/test-env.js";
 
 const EXAMPLES = "data/bridge-examples";
 const PACK = sharedPath("data/intelligence-pack/intelligence-pack-v1.json");
@@ -40,7 +41,7 @@ async function runCli(argv: string[], stdin: Uint8Array, env: NodeJS.ProcessEnv 
   stderr.on("data", (c: Buffer) => err.push(c));
   let code: number;
   try {
-    code = await main(argv, { stdin: Readable.from([Buffer.from(stdin)]), stdout, stderr, env });
+    code = await main(argv, { stdin: Readable.from([Buffer.from(stdin)]), stdout, stderr, env: { ...TEST_ENDPOINT_ENV, ...env } });
   } catch (e) {
     stderr.write(`evidence-bridge: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);
     code = e instanceof CliError ? e.exitCode : 2;

@@ -13,6 +13,7 @@ import { startHostedDouble } from "../../double/hosted-server.js";
 import { describeShared, repoRoot } from "../../helpers/shared.js";
 import { ensureBuilt } from "./compiled.js";
 import { PACK_PATH, removeTempHomes, tempHome } from "./session.js";
+import { childEnv } from "../../helpers/test-env.js";
 
 afterAll(removeTempHomes);
 
@@ -55,7 +56,7 @@ describeShared("the local-checkout block works as written", () => {
     ensureBuilt();
     const block = jsonBlocks().find((e) => e.command === "node")!;
     const d = await startHostedDouble({ toolset: "current" });
-    const env: Record<string, string> = { ...block.env, PATH: process.env.PATH ?? "" };
+    const env: Record<string, string> = childEnv(block.env);
     env.EVIDENCE_BRIDGE_MCP_URL = d.url;
     env.EVIDENCE_BRIDGE_BASE_URL = d.baseUrl;
     env.EVIDENCE_BRIDGE_PACK = PACK_PATH;

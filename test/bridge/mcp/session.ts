@@ -10,6 +10,7 @@ import { PassThrough } from "node:stream";
 import { loadConfig, type Config } from "../../../src/config.js";
 import { serveStdio, type ServeOptions } from "../../../bridge/mcp/serve-stdio.js";
 import { sharedPath } from "../../helpers/shared.js";
+import { TEST_ENDPOINT_ENV } from "../../helpers/test-env.js";
 
 export const PACK_PATH = sharedPath("data/intelligence-pack/intelligence-pack-v1.json");
 export const EXAMPLES = sharedPath("data/bridge-examples/valid");
@@ -43,7 +44,7 @@ export function configFor(flags: { home?: string; mcpUrl?: string; baseUrl?: str
       pack: flags.pack === null ? undefined : (flags.pack ?? PACK_PATH),
       "timeout-ms": String(flags.timeoutMs ?? 5000),
     },
-    {},
+    TEST_ENDPOINT_ENV,
   );
 }
 

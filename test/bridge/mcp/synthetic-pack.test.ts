@@ -11,6 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, describe, expect, test } from "vitest";
 import { repoRoot } from "../../helpers/shared.js";
+import { childEnv } from "../../helpers/test-env.js";
 
 const BUNDLE = join(repoRoot, "dist/bundle/bin.js");
 const EXAMPLE = join(repoRoot, "examples/synthetic");
@@ -19,7 +20,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 async function session<T>(env: Record<string, string>, body: (c: Client) => Promise<T>): Promise<T> {
   if (!existsSync(BUNDLE)) throw new Error("run npm run build first: dist/bundle/bin.js is missing");
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE], env: { PATH: process.env.PATH ?? "", ...env }, stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE], env: childEnv(env), stderr: "pipe" });
   const c = new Client({ name: "synthetic-test", version: "1" });
   await c.connect(transport);
   try {
