@@ -25,6 +25,8 @@ export interface Config {
   offline: boolean;
   /** Which endpoints are the publisher's defaults (not set by a flag or the environment). */
   defaults: { mcpUrl: boolean; baseUrl: boolean };
+  /** The endpoints chosen, offline or not (for display only: requests use `mcpUrl`/`baseUrl`). */
+  chosen: { mcpUrl: string; baseUrl: string };
   /** Intelligence pack file given explicitly, or undefined (use the verified copy in the data directory). */
   packFile: string | undefined;
   /** True when packFile came from the `--pack` flag (a one-run override of the data directory's own pack). */
@@ -122,6 +124,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Config {
     baseUrl: offline ? undefined : baseUrl,
     offline,
     defaults: { mcpUrl: mcp === undefined, baseUrl: base === undefined },
+    chosen: { mcpUrl, baseUrl },
     packFile: pack === undefined ? undefined : resolve(pack.value),
     packFromFlag: pack?.from === "--pack",
     timeoutMs: timeout(time?.from ?? "EVIDENCE_BRIDGE_TIMEOUT_MS", time?.value),

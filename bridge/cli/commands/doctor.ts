@@ -34,10 +34,12 @@ failed, 1 otherwise ("not-configured" and "offline" are not failures).
 
 type Status = "ok" | "warn" | "fail" | "not-configured" | "offline";
 interface Endpoint {
-  /** The URL in use, or null when offline. */
-  url: string | null;
+  /** The URL chosen (used unless offline). */
+  url: string;
   /** True when it is the publisher's default (no flag or environment variable set it). */
   default: boolean;
+  /** False when offline: nothing is sent to it. */
+  in_use: boolean;
 }
 interface Check {
   check: string;
@@ -61,16 +63,16 @@ function configuration(config: Config): Check {
     status: "ok",
     detail: [
       `data directory   ${config.home}`,
-      `hosted server    ${endpointText(config.mcpUrl, config.defaults.mcpUrl, "public tools answer 'offline'")}`,
-      `published base   ${endpointText(config.baseUrl, config.defaults.baseUrl, "readings and pack downloads are off")}`,
+      `hosted server    ${endpointText(config.mcpUrl, config.chosen.mcpUrl, config.defaults.mcpUrl, "public tools answer 'offline'")}`,
+      `published base   ${endpointText(config.baseUrl, config.chosen.baseUrl, config.defaults.baseUrl, "readings and pack downloads are off")}`,
       `pack file        ${config.packFile ?? "default (intelligence-pack-v1.json in the data directory)"}`,
       `timeout          ${config.timeoutMs} ms`,
       `passphrase mode  ${config.passphrase !== undefined ? "EVIDENCE_BRIDGE_PASSPHRASE is set" : "off (key files)"}`,
     ],
     endpoints: {
       offline: config.offline,
-      hosted_tool_server: { url: config.mcpUrl ?? null, default: config.defaults.mcpUrl },
-      published_files: { url: config.baseUrl ?? null, default: config.defaults.baseUrl },
+      hosted_tool_server: { url: config.chosen.mcpUrl, default: config.defaults.mcpUrl, in_use: !config.offline },
+      published_files: { url: config.chosen.baseUrl, default: config.defaults.baseUrl, in_use: !config.offline },
     },
   };
 }
