@@ -11,23 +11,13 @@ for (const [k, v] of Object.entries(TEST_ENDPOINT_ENV)) process.env[k] = v;
 
 const connect = net.Socket.prototype.connect as (...args: unknown[]) => net.Socket;
 net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: unknown[]): net.Socket {
-  const first = args[0];
-  let host: string | undefined;
-  let path: string | undefined;
-  if (Array.isArray(first)) {
-    // Node's internal normalized form: [options, callback].
-    const o = first[0] as { host?: string; path?: string } | undefined;
-    host = o?.host;
-    path = o?.path;
-  } else if (typeof first === "object" && first !== null) {
-    host = (first as { host?: string }).host;
-    path = (first as { path?: string }).path;
-  } else if (typeof first === "string" && !/^\d+$/.test(first)) {
-    path = first;
-  } else {
-    host = typeof args[1] === "string" ? args[1] : undefined;
-  }
-  if (path === undefined && !isLoopbackHost(host)) {
+  const first = Array.isArray(args[0]) ? (args[0] as unknown[])[0] : args[0];
+  const isObject = typeof first === "object" && first !== null;
+  const port = isObject ? (first as { port?: unknown }).port : first;
+  const host = isObject ? (first as { host?: string }).host : typeof args[1] === "string" ? args[1] : undefined;
+  // A TCP connection has a port (HTTP options also carry the request path, which is not a pipe then).
+  const tcp = port !== undefined && port !== null && !(typeof port === "string" && !/^\d+$/.test(port));
+  if (tcp && !isLoopbackHost(host)) {
     throw new Error(`test guard: a connection to ${host} was attempted; tests may only connect to 127.0.0.1 (test/helpers/no-outside-network.ts)`);
   }
   return connect.apply(this, args);

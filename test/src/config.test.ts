@@ -117,5 +117,8 @@ describe("the test environment never uses the publisher's addresses", () => {
     const { connect } = await import("node:net");
     expect(() => connect(443, "api.seiche.info")).toThrow(/test guard: a connection to api\.seiche\.info/);
     expect(() => connect({ host: "palimpsest.info", port: 443 })).toThrow(/test guard/);
+    // An HTTP request's options carry the URL path too: still a TCP connection, still refused.
+    const { request } = await import("node:https");
+    expect(() => request("https://palimpsest.info/integrations/scamshield/intelligence-pack-v1.json")).toThrow(/test guard/);
   });
 });
