@@ -35,7 +35,7 @@ export function removeTempHomes(): void {
   for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
 }
 
-export function configFor(flags: { home?: string; mcpUrl?: string; baseUrl?: string; pack?: string | null; timeoutMs?: number }): Config {
+export function configFor(flags: { home?: string; mcpUrl?: string; baseUrl?: string; pack?: string | null; timeoutMs?: number; offline?: boolean }): Config {
   return loadConfig(
     {
       home: flags.home ?? tempHome(),
@@ -43,6 +43,7 @@ export function configFor(flags: { home?: string; mcpUrl?: string; baseUrl?: str
       "base-url": flags.baseUrl,
       pack: flags.pack === null ? undefined : (flags.pack ?? PACK_PATH),
       "timeout-ms": String(flags.timeoutMs ?? 5000),
+      offline: flags.offline === true ? "1" : undefined,
     },
     TEST_ENDPOINT_ENV,
   );
