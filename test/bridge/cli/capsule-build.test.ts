@@ -214,7 +214,7 @@ describeShared("capsule build", () => {
 
   it("says clearly when no intelligence pack is configured", async () => {
     const run = await runCli(["--home", home, "capsule", "build", "--no-store"], valid("22-clean-mandi-prices"));
-    expectFailure(run, /no intelligence pack configured: pass --pack FILE or set EVIDENCE_BRIDGE_PACK, or place intelligence-pack-v1\.json in /);
+    expectFailure(run, /no intelligence pack in the data directory .*: run 'evidence-bridge pack fetch' to install the pinned published pack/);
   });
 
   it("takes the pack from EVIDENCE_BRIDGE_PACK and reports a broken pack", async () => {

@@ -2,7 +2,7 @@
  * The MCP server over stdio on our own synthetic data (runs in a fresh clone, no ../shared): the bundle configured
  * as the .mcpb bundle or a client config would (environment only) records an assessment, matches and lists
  * candidates; started again without EVIDENCE_BRIDGE_PACK it uses the pack the data directory remembered; and with
- * no pack at all the error names the environment variable, never a CLI flag. Needs `npm run build` first.
+ * no pack at all (offline) the error names the one command and the environment variable, never a CLI flag. Needs `npm run build` first.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -53,10 +53,11 @@ describe("the MCP server on the synthetic example", () => {
     });
   }, 120_000);
 
-  test("without any pack the private tools name EVIDENCE_BRIDGE_PACK, never a flag", async () => {
-    await session({ EVIDENCE_BRIDGE_HOME: join(work, "empty") }, async (c) => {
+  test("offline without any pack the private tools name the one command and the bundle setting, never a flag", async () => {
+    await session({ EVIDENCE_BRIDGE_HOME: join(work, "empty"), EVIDENCE_BRIDGE_OFFLINE: "1" }, async (c) => {
       const r = await c.callTool({ name: "match_typologies", arguments: { text: "hello" } });
       expect(r.isError).toBe(true);
+      expect(text(r)).toContain("run 'evidence-bridge pack fetch'");
       expect(text(r)).toMatch(/EVIDENCE_BRIDGE_PACK/);
       expect(text(r)).not.toMatch(/--pack|--\w/);
     });
