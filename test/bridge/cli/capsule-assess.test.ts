@@ -149,7 +149,7 @@ describeShared("capsule assess", () => {
     expect(fragment.stderr).not.toContain("CANARY");
     expectFailure(await assess([], "{not json"), /judgement: not strict JSON/);
     expectFailure(await assess([], ""), /^evidence-bridge: judgement: stdin is empty/);
-    expectFailure(await assess(["--retain"]), /^evidence-bridge: Unknown option '--retain' \(the options are --message-file, --retain-message, --supersede\)\n$/);
+    expectFailure(await assess(["--retain"]), /^evidence-bridge: Unknown option '--retain' \(the options are --message-file, --retain-message, --supersede, --json, --out\)\n$/);
     expectFailure(await runCli(["--home", home, "--pack", PACK, "capsule", "assess"], "{}"), /--message-file: the raw message file is required/);
     const nope = join(dir, "nope.txt");
     const missing = await runCli(["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", nope], JSON.stringify(JUDGEMENT));
