@@ -51,6 +51,7 @@ import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 import { FORMAT_FLAGS, FORMAT_HELP, formatChoice, writeMarkedExport } from "./review-formats.js";
+import { unverifiableExportFormat } from "../../../capsules/review/export-format.js";
 
 const SHORT = 12;
 /** Largest export file `verify-export` reads. */
@@ -602,7 +603,8 @@ compared out of band. Valid signatures by keys not on the list are reported as u
 
 --after OLDER checks that the log of FILE extends the log of an OLDER export of the same installation (same
 records at the same positions): a log rolled back or rewritten between the two exports fails.
-Needs no store, pack or keys. Files must be regular files of at most 256 MiB.
+Needs no store, pack or keys. Files must be regular files of at most 256 MiB. A STIX 2.1, MISP or CSV export
+carries no signed decisions: it is named in one line (exit 1).
 
 Exit status: 0 every line and the checkpoint verify with pinned keys; 1 otherwise (each problem is named);
 2 usage or read errors.`,
@@ -612,6 +614,13 @@ Exit status: 0 every line and the checkpoint verify with pinned keys; 1 otherwis
     return guarded("review verify-export", async () => {
       const trust = typeof flags.trust === "string" ? parseTrustList(flags.trust) : undefined;
       const bytes = readExportFile(positionals[0]);
+      const other = unverifiableExportFormat(bytes);
+      if (other !== undefined) {
+        throw new CliError(
+          `review verify-export: ${positionals[0]} is ${other}; only the JSON Lines export ('review export', the default --format jsonl) carries the signed decisions this command verifies`,
+          1,
+        );
+      }
       const after = typeof flags.after === "string" ? readExportFile(flags.after, "review verify-export: --after") : undefined;
       const report = verifyExportBytes(bytes, { trust, after });
       if (flags.json) {
