@@ -9,7 +9,7 @@ import { CliError, type CliCommand, type CliContext, type CliIo } from "./contex
  * Command table: `group sub` → [module file under ./commands, exported name]. Each export has `help` and `run`.
  * Modules are imported only when their command runs.
  */
-const COMMANDS: Record<string, readonly [file: string, name: string]> = {
+export const COMMANDS: Record<string, readonly [file: string, name: string]> = {
   "capsule verify": ["capsule-verify", "default"],
   "capsule build": ["capsule-build", "default"],
   "capsule assess": ["capsule-assess", "default"],
@@ -99,8 +99,15 @@ async function runHelp(words: string[], io: CliIo): Promise<number> {
     throw new CliError(`help: unknown command: ${words.join(" ")} (see 'evidence-bridge help')`);
   }
   const command = await load(key);
-  io.stdout.write(command.help.endsWith("\n") ? command.help : `${command.help}\n`);
+  io.stdout.write(await helpText(command));
   return 0;
+}
+
+/** A command's usage text, fitted to the help width (bridge/cli/help.ts), ending with one newline. */
+async function helpText(command: CliCommand): Promise<string> {
+  const { fitColumns } = await import("./help.js");
+  const text = fitColumns(command.help.replace(/\n+$/, ""));
+  return `${text}\n`;
 }
 
 /**
@@ -179,7 +186,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const args = takeGlobalFlags(rest.slice(key.split(" ").length), globalFlags);
   const command = await load(key);
   if (args.includes("--help") || args.includes("-h")) {
-    io.stdout.write(command.help.endsWith("\n") ? command.help : `${command.help}\n`);
+    io.stdout.write(await helpText(command));
     return 0;
   }
   return command.run(args, ctx);

@@ -113,5 +113,5 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
-const command: CliCommand = { help, run };
+const command: CliCommand = { summary: "raw message and your judgement: derive, build and seal a capsule", help, run };
 export default command;

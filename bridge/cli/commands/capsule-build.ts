@@ -218,5 +218,5 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
-const command: CliCommand = { help, summary: "assessment on stdin: validate, build, self-verify and seal a capsule; capsule on stdout", run };
+const command: CliCommand = { help, summary: "assessment on stdin: validate, build, verify and seal a capsule", run };
 export default command;

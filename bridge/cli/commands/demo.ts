@@ -114,5 +114,5 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   }
   return 0;
 }
-const command: CliCommand = { help, summary: "run the whole private pipeline on the synthetic example (no network, no setup)", run };
+const command: CliCommand = { help, summary: "run the private pipeline on the synthetic example (no network)", run };
 export default command;

@@ -244,5 +244,5 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   return checks.some((c) => c.status === "fail") ? 1 : 0;
 }
 
-const command: CliCommand = { help, summary: "check configuration, data directory, keys, pack, upstream reachability and schema drift", run };
+const command: CliCommand = { help, summary: "check configuration, endpoints, keys, pack, upstream, schema drift", run };
 export default command;

@@ -73,4 +73,4 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   return result.ok ? 0 : 1;
 }
 
-export const checkLedger: CliCommand = { help, run };
+export const checkLedger: CliCommand = { summary: "check a copy of the economic ledger against its manifest", help, run };

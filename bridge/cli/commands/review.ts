@@ -190,7 +190,7 @@ function parseStatus(v: unknown): ReviewStatus | undefined {
   throw new CliError(`review list: --status: expected one of ${REVIEW_STATUSES.join(", ")}`);
 }
 
-export const list: CliCommand = {
+export const list: CliCommand = { summary: "the review queue: status, tiers, families, IOC counts, age",
   help: `usage: evidence-bridge [--home DIR] [--pack FILE] review list [--status STATE] [--json]
                       [--include-typology-matches] [--include-clean]
 
@@ -298,7 +298,7 @@ export function reasons(e: QueueEntry, hiddenTypologyMatches: number): string[] 
   return out;
 }
 
-export const show: CliCommand = {
+export const show: CliCommand = { summary: "one candidate: status, digest, reasons, decisions, the candidate",
   help: `usage: evidence-bridge [--home DIR] [--pack FILE] review show ID [--json] [--include-typology-matches]
                       [--include-clean]
 
@@ -366,6 +366,7 @@ function decisionCommand(verb: ReviewVerb): CliCommand {
   const decision = VERB_DECISIONS[verb];
   const command = `review ${verb}`;
   return {
+    summary: `record ${decision} for a capsule's current candidate`,
     help: `usage: evidence-bridge [--home DIR] [--pack FILE] review ${verb} ID --note TEXT [--reviewer NAME]
                       [--include-typology-matches] [--include-clean]
 
@@ -471,7 +472,7 @@ Exit status: 0 intact; 1 the log is broken (stderr names the first bad record); 
 
 // ---- review export --------------------------------------------------------------------------------------------
 
-export const exportCmd: CliCommand = {
+export const exportCmd: CliCommand = { summary: "write approved candidates with their signed decisions to FILE",
   help: `usage: evidence-bridge [--home DIR] [--pack FILE] review export --out FILE [--format jsonl|stix|misp|csv]
                       [--tlp LEVEL] [--marking-profile oasis|opencti] [--distribution N]
 

@@ -122,7 +122,7 @@ describe("help", () => {
     const one = await runCli(["help", "pack", "fetch"]);
     expect(one.stdout).toMatch(/^usage: evidence-bridge pack fetch \[--replace\]\n {7}evidence-bridge pack fetch --sha256 HEX/);
     expect((await runCli(["pack", "fetch", "--help"])).stdout).toBe(one.stdout);
-    expect((await runCli(["help", "review"])).stdout).toMatch(/review approve +records APPROVED_FOR_RELEASE/);
+    expect((await runCli(["help", "review"])).stdout).toMatch(/review approve +record APPROVED_FOR_RELEASE/);
     const bad = await runCli(["help", "nonsense"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/help: unknown command: nonsense/);
