@@ -17,7 +17,7 @@ import { childEnv } from "../../helpers/test-env.js";
 
 afterAll(removeTempHomes);
 
-const CONFIG_ENV = ["EVIDENCE_BRIDGE_HOME", "EVIDENCE_BRIDGE_MCP_URL", "EVIDENCE_BRIDGE_BASE_URL", "EVIDENCE_BRIDGE_PACK", "EVIDENCE_BRIDGE_TIMEOUT_MS", "EVIDENCE_BRIDGE_PASSPHRASE"];
+const CONFIG_ENV = ["EVIDENCE_BRIDGE_HOME", "EVIDENCE_BRIDGE_MCP_URL", "EVIDENCE_BRIDGE_BASE_URL", "EVIDENCE_BRIDGE_OFFLINE", "EVIDENCE_BRIDGE_PACK", "EVIDENCE_BRIDGE_TIMEOUT_MS", "EVIDENCE_BRIDGE_PASSPHRASE"];
 const PKG = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { name: string; version: string };
 
 interface Entry {
