@@ -8,15 +8,15 @@ import { isJsonObject, type JsonValue } from "../../src/json/value.js";
 
 /** A description of a file that is not a JSON Lines review export ("a STIX 2.1 bundle"), or undefined. */
 export function unverifiableExportFormat(bytes: Uint8Array): string | undefined {
-  let i = 0;
-  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
-  if (i >= bytes.length) return undefined;
-  if (bytes[i] !== 0x7b) {
-    const firstLine = Buffer.from(bytes.subarray(i, Math.min(bytes.length, i + 4096))).toString("utf8").split(/\r?\n/)[0];
+  const head = Buffer.from(bytes.subarray(0, 4096)).toString("utf8");
+  const start = head.length - head.trimStart().length;
+  if (start === head.length) return undefined;
+  if (!head.startsWith("{", start)) {
+    const firstLine = head.slice(start).split(/\r?\n/)[0];
     return firstLine.includes(",") ? "a CSV file" : "not JSON Lines (its first line is not a JSON object)";
   }
-  const nl = bytes.indexOf(0x0a, i);
-  if (nl !== -1 && nl < bytes.length - 1 && firstLineParses(bytes.subarray(i, nl))) return undefined;
+  const nl = bytes.indexOf(0x0a, start);
+  if (nl !== -1 && nl < bytes.length - 1 && firstLineParses(bytes.subarray(start, nl))) return undefined;
   let doc: JsonValue;
   try {
     doc = parseStrictJson(bytes);
