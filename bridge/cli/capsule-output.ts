@@ -1,15 +1,15 @@
 /**
  * Where `capsule build` and `capsule assess` put the capsule they made (issue 30 item 4). The capsule is plaintext
  * with every IOC and quoted fragment, so it is not printed onto a terminal by default:
- * - `--out FILE`: written to FILE with mode 0600 whatever the umask (src/crypto/safe-write.ts: a private temporary
- *   file linked into place; an identical existing file is success, a different one is refused);
+ * - `--out FILE`: written to FILE with mode 0600 whatever the umask (src/output-file.ts, the one writer of files a
+ *   user names: a new file linked into place; an identical existing file is success, anything else is refused);
  * - `--json`, or stdout that is not a terminal (a pipe): the canonical JSON + LF on stdout, as before;
  * - otherwise (a terminal): a one-screen summary: id, stored or not, tiers, families, IOC counts per kind, and
  *   whether the outward candidate was withheld. Never a value, a fragment or the message hash.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, resolve } from "node:path";
-import { createFileExclusive } from "../../src/crypto/safe-write.js";
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { OutputFileError, writeOutputFile } from "../../src/output-file.js";
 import { parseStrictJson } from "../../src/json/parse.js";
 import type { JsonObject } from "../../src/json/value.js";
 import { rowFacts } from "../../capsules/store/rows.js";
@@ -100,14 +100,11 @@ async function writeStdout(ctx: CliContext, bytes: Uint8Array | string): Promise
 /** Writes the capsule where the flags say (see the module comment). */
 export async function emitCapsule(ctx: CliContext, flags: CapsuleOutputFlags, made: MadeCapsule, home: string): Promise<void> {
   if (flags.out !== undefined) {
-    let result: "created" | "exists";
     try {
-      result = createFileExclusive(dirname(flags.out), basename(flags.out), made.bytes);
+      writeOutputFile(flags.out, made.bytes);
     } catch (e) {
-      throw new CliError(`--out: cannot write ${flags.out}: ${(e as Error).message}`);
-    }
-    if (result === "exists" && !readFileSync(flags.out).equals(Buffer.from(made.bytes))) {
-      throw new CliError(`--out: ${flags.out} already exists with different content; refusing to overwrite it`);
+      if (e instanceof OutputFileError) throw new CliError(`--out: ${e.message}`);
+      throw e;
     }
   }
   const terminal = ctx.io.stdout.isTTY === true;
