@@ -38,7 +38,7 @@ import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import { valueRows, valuesSection, valueView } from "./values.js";
 import { admit, csrfToken, csrfValid, LOOPBACK, newSession, SECURITY_HEADERS, type Session } from "./guard.js";
 import { page } from "./html.js";
-import { candidateView, messageView, queueView, viewQuery, type ViewContext } from "./views.js";
+import { candidateView, messageView, pageWording, queueView, viewQuery, type ViewContext } from "./views.js";
 
 /** Largest decision form body. */
 const FORM_MAX_BYTES = 16 * 1024;
@@ -232,7 +232,7 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
       res.end();
     } catch (e) {
       if (e instanceof ReviewError) {
-        showCandidate(res, id, view, { ok: false, text: `refused: ${e.message}` }, e.code === "busy" ? 503 : 409);
+        showCandidate(res, id, view, { ok: false, text: `Refused: ${pageWording(e.message)}` }, e.code === "busy" ? 503 : 409);
         return;
       }
       throw e;

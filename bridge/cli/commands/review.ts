@@ -55,6 +55,7 @@ import { FORMAT_FLAGS, FORMAT_HELP, formatChoice, writeMarkedExport } from "./re
 import { DEFAULT_RELEASE_KINDS, parseReleaseKinds, readReleaseKinds, releasedValues, ReleaseError, writeReleaseKinds } from "../../../capsules/release/index.js";
 import { FormatExportError, guardedReleaseLines } from "../../../capsules/exports/index.js";
 import { IOC_KINDS, type IocKind } from "../../../published/pack/vocabulary.js";
+import { unverifiableExportFormat } from "../../../capsules/review/export-format.js";
 
 const SHORT = 12;
 /** Largest export file `verify-export` reads. */
@@ -193,7 +194,7 @@ function parseStatus(v: unknown): ReviewStatus | undefined {
   throw new CliError(`review list: --status: expected one of ${REVIEW_STATUSES.join(", ")}`);
 }
 
-export const list: CliCommand = {
+export const list: CliCommand = { summary: "the review queue: status, tiers, families, IOC counts, age",
   help: `usage: evidence-bridge [--home DIR] [--pack FILE] review list [--status STATE] [--json]
                       [--include-typology-matches] [--include-clean]
 
@@ -301,7 +302,7 @@ export function reasons(e: QueueEntry, hiddenTypologyMatches: number): string[] 
   return out;
 }
 
-export const show: CliCommand = {
+export const show: CliCommand = { summary: "one candidate: status, digest, reasons, decisions, the candidate",
   help: `usage: evidence-bridge [--home DIR] [--pack FILE] review show ID [--json] [--include-typology-matches]
                       [--include-clean]
 
@@ -369,6 +370,7 @@ function decisionCommand(verb: ReviewVerb): CliCommand {
   const decision = VERB_DECISIONS[verb];
   const command = `review ${verb}`;
   return {
+    summary: `record ${decision} for a capsule's current candidate`,
     help: `usage: evidence-bridge [--home DIR] [--pack FILE] review ${verb} ID --note TEXT [--reviewer NAME]
                       [--include-typology-matches] [--include-clean]
 
@@ -474,7 +476,7 @@ Exit status: 0 intact; 1 the log is broken (stderr names the first bad record); 
 
 // ---- review export --------------------------------------------------------------------------------------------
 
-export const exportCmd: CliCommand = {
+export const exportCmd: CliCommand = { summary: "write approved candidates with their signed decisions to FILE",
   help: `usage: evidence-bridge [--home DIR] [--pack FILE] review export --out FILE [--format jsonl|stix|misp|csv]
                       [--tlp LEVEL] [--marking-profile oasis|opencti] [--distribution N]
 
@@ -619,7 +621,8 @@ compared out of band. Valid signatures by keys not on the list are reported as u
 --after OLDER checks that the log of FILE extends the log of an OLDER export of the same installation (same
 records at the same positions): a log rolled back or rewritten between the two exports fails.
 Needs no store, pack or keys. Files must be regular files of at most 256 MiB (a link, FIFO, device or directory is
-refused at once, naming what it is); FILE or OLDER '-' reads that export from stdin.
+refused at once, naming what it is); FILE or OLDER '-' reads that export from stdin. A STIX 2.1, MISP or CSV export
+carries no signed decisions: it is named in one line (exit 1).
 
 Exit status: 0 every line and the checkpoint verify with pinned keys; 1 otherwise (each problem is named);
 2 usage or read errors.`,
@@ -630,6 +633,13 @@ Exit status: 0 every line and the checkpoint verify with pinned keys; 1 otherwis
       const trust = typeof flags.trust === "string" ? parseTrustList(flags.trust) : undefined;
       stdinAtMostOnce([positionals[0], flags.after as string | undefined], "review verify-export");
       const bytes = await readNamedInput(ctx, positionals[0], { maxBytes: EXPORT_MAX_BYTES }, (f) => readExportFile(f));
+      const other = unverifiableExportFormat(bytes);
+      if (other !== undefined) {
+        throw new CliError(
+          `review verify-export: ${positionals[0]} is ${other}; only the JSON Lines export ('review export', the default --format jsonl) carries the signed decisions this command verifies`,
+          1,
+        );
+      }
       const after =
         typeof flags.after === "string" ? await readNamedInput(ctx, flags.after, { maxBytes: EXPORT_MAX_BYTES }, (f) => readExportFile(f, "review verify-export: --after")) : undefined;
       const report = verifyExportBytes(bytes, { trust, after });
