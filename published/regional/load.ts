@@ -20,10 +20,10 @@
  */
 import { pyRepr } from "../../src/json/echo.js";
 import { checkStrictUtf8, JsonLoadError, parseStrictJson, type JsonLoadRule, type StrictJsonLimits } from "../../src/json/parse.js";
-import { byteOfUnit, positionText, skipWhitespace, valueEnd } from "../../src/json/tokenizer.js";
+import { byteOfUnit, positionText, scanContainer, skipWhitespace, valueEnd, type SliceFacts } from "../../src/json/tokenizer.js";
 import { indexPath, memberPath, type JsonValue } from "../../src/json/value.js";
 import { INDEX_ROOT } from "./constants.js";
-import { scanContainer, type FastSlice, type SliceFacts } from "./event-fast-lane.js";
+import type { FastSlice } from "./event-fast-lane.js";
 
 /** A document that is not strict JSON: the loader's rule and message, and the path where it happened. */
 export interface LoadFailure {

@@ -8,8 +8,8 @@
 import { describe, expect, test } from "vitest";
 import { parseStrictJson } from "../../../src/json/parse.js";
 import { collectShape } from "../../../src/json/shape-check.js";
-import { valueEnd } from "../../../src/json/tokenizer.js";
-import { fastEvent, scanContainer, type SliceFacts } from "../../../published/regional/event-fast-lane.js";
+import { scanContainer, valueEnd, type SliceFacts } from "../../../src/json/tokenizer.js";
+import { fastEvent } from "../../../published/regional/event-fast-lane.js";
 import { INDEX_DIALECT } from "../../../published/regional/index-dialect.js";
 import { shapesFor } from "../../../published/regional/index-shape.js";
 import { NEUTRAL_PROFILE } from "../../../published/regional/profiles.js";
