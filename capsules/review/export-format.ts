@@ -26,7 +26,9 @@ export function unverifiableExportFormat(bytes: Uint8Array): string | undefined 
   if (!isJsonObject(doc)) return undefined;
   if (doc.get("type") === "bundle") return "a STIX 2.1 bundle";
   if (doc.has("Event") || doc.has("response")) return "a MISP event";
-  if (doc.has("schema_version") && doc.has("decision")) return undefined; // one JSON Lines record without its checkpoint
+  // One line of a JSON Lines export on its own: a record without its checkpoint, or the checkpoint of an export
+  // with no decisions in it. The per-line report says what is wrong with it, if anything.
+  if (doc.has("schema_version") && (doc.has("decision") || doc.has("checkpoint"))) return undefined;
   return "one JSON document, not JSON Lines";
 }
 

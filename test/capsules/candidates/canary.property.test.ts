@@ -25,7 +25,7 @@ describeShared("canaries never leave through a candidate", () => {
   const pack = loadPack(readShared("data/intelligence-pack/intelligence-pack-v1.json"));
   const templates: JsonObject[] = NAMES.map((n) => exampleValue("valid", n));
 
-  it(`holds for ${RUNS} generated assessments`, { timeout: 120_000 }, () => {
+  it(`holds for ${RUNS} generated assessments`, { timeout: 300_000 }, () => {
     const stats = { emitted: 0, excluded: 0, withheld: 0, hypothesesShown: 0, hypothesesWithheld: 0, canaries: 0 };
     const withheldReasons = new Set<string>();
     const knobs = fc.record({

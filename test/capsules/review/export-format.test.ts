@@ -27,6 +27,8 @@ describe("unverifiableExportFormat", () => {
   });
   test("leaves JSON Lines, empty files and broken files to the per-line report", () => {
     expect(unverifiableExportFormat(enc('{"schema_version":"x"}\n{"checkpoint":1}\n'))).toBeUndefined();
+    // The export of a log with no decisions is its checkpoint line alone.
+    expect(unverifiableExportFormat(enc('{"checkpoint":{},"schema_version":"x","signature":"","signer":{}}\n'))).toBeUndefined();
     expect(unverifiableExportFormat(enc(""))).toBeUndefined();
     expect(unverifiableExportFormat(enc("{\n  broken\n"))).toBeUndefined();
   });
