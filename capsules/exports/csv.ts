@@ -6,6 +6,7 @@
 import { csvRecord, csvText } from "../../published/regional/csv.js";
 import { IOC_KINDS } from "../../published/pack/vocabulary.js";
 import type { Lead } from "./lead.js";
+import { publicNoteOf, reasonOf } from "../review/record.js";
 import { tlpName, type TlpLevel } from "./tlp.js";
 
 export const CSV_COLUMNS = [
@@ -28,7 +29,8 @@ export const CSV_COLUMNS = [
   "reviewer",
   "reviewer_fingerprint",
   "review_record",
-  "review_note",
+  "review_reason",
+  "review_public_note",
 ] as const;
 
 function row(lead: Lead, tlp: TlpLevel): string[] {
@@ -55,7 +57,8 @@ function row(lead: Lead, tlp: TlpLevel): string[] {
     d.reviewer.name,
     d.reviewer.fingerprint,
     String(d.seq),
-    d.note,
+    reasonOf(d) ?? "",
+    publicNoteOf(d) ?? "",
   ];
 }
 
