@@ -160,8 +160,8 @@ function unsignedPart(r: UnsignedRecord): UnsignedRecord {
 }
 
 /** Signs a v2 record with the reviewer's key (whose identity must be the record's reviewer). v1 is never written. */
-export function signRecord(r: UnsignedRecordV2, key: SigningKey): ReviewRecordV2 {
-  if ((r.schema_version as string) !== REVIEW_RECORD_SCHEMA) throw new Error("signRecord: only v2 records are written");
+export function signRecord(r: UnsignedRecord, key: SigningKey): ReviewRecordV2 {
+  if (r.schema_version !== REVIEW_RECORD_SCHEMA) throw new Error("signRecord: only v2 records are written");
   if (r.reviewer.public_key !== bytesToHex(key.publicKey) || r.reviewer.fingerprint !== key.fingerprint) {
     throw new Error("signRecord: the record names another reviewer key");
   }

@@ -66,8 +66,8 @@ describeBrowser(`review page in headless Chromium${skipReason ? ` (skipped: ${sk
     reviewer(home, "bob");
     expect((await cli(["--home", home, "review", "policy", "--approvals", "2"])).code).toBe(0);
     // Some history for the queue: bob rejected one and deferred another with the CLI.
-    expect((await cli(["--home", home, "--pack", PACK_FILE, "review", "reject", id("08"), "--reviewer", "bob", "--note", "Message-only signal; nothing to share."])).code).toBe(0);
-    expect((await cli(["--home", home, "--pack", PACK_FILE, "review", "defer", id("34"), "--reviewer", "bob", "--note", "Wait for the sanctions list entry."])).code).toBe(0);
+    expect((await cli(["--home", home, "--pack", PACK_FILE, "review", "reject", id("08"), "--reviewer", "bob", "--reason", "corroborated", "--public-note", "Message-only signal; nothing to share."])).code).toBe(0);
+    expect((await cli(["--home", home, "--pack", PACK_FILE, "review", "defer", id("34"), "--reviewer", "bob", "--reason", "corroborated", "--public-note", "Wait for the sanctions list entry."])).code).toBe(0);
     page = await startPage(["--home", home, "--pack", PACK_FILE, "review", "serve", "--reviewer", "alice"]);
     profile = mkdtempSync(join(tmpdir(), "eb-chromium-"));
     context = await chromium.launchPersistentContext(profile, {
@@ -130,7 +130,7 @@ describeBrowser(`review page in headless Chromium${skipReason ? ` (skipped: ${sk
       await Promise.all(["candidate", "tm", "clean", "csrf"].map(async (n) => [n, (await tab.locator(`input[name="${n}"]`).getAttribute("value")) ?? ""] as const)),
     );
     const action = `${page.url}c/${id("01")}/decide`;
-    const inputs = Object.entries({ ...fields, note: "forged", decision: "approve" })
+    const inputs = Object.entries({ ...fields, reason: "corroborated", public_note: "forged", decision: "approve" })
       .map(([k, v]) => `<input type="hidden" name="${k}" value="${v}">`)
       .join("");
     attacker = createServer((_req, res) => {

@@ -197,7 +197,7 @@ describe("marked exports under a four-eyes policy", () => {
     await cli(home, ["keys", "init", "--reviewer", "bob"]);
     expect((await cli(home, ["review", "policy", "--approvals", "2"])).code).toBe(0);
     for (const who of ["alice", "bob"]) {
-      const r = await cli(home, ["review", "approve", id, "--note", `checked by ${who}`, "--reviewer", who]);
+      const r = await cli(home, ["review", "approve", id, "--reason", "corroborated", "--public-note", `checked by ${who}`, "--reviewer", who]);
       expect(r.stderr).toBe("");
     }
     const file = join(home, "..", `${home.split("/").pop()}-four-eyes.json`);
