@@ -94,7 +94,9 @@ describeBrowser(`review page in headless Chromium${skipReason ? ` (skipped: ${sk
     await tab.click(`a[href*="/c/${id("32")}"]`);
     await expect(tab.locator("h1").textContent()).resolves.toBe(`Candidate ${id("32").slice(0, 12)}`);
     const candidate = await tab.locator('input[name="candidate"]').getAttribute("value");
-    await tab.fill("#note", "Two independent wildlife sources; share with the task force.");
+    await tab.selectOption("#reason", "corroborated");
+    await tab.fill("#note", "Called the ranger desk; they confirmed the seizure.");
+    await tab.fill("#public_note", "Two independent wildlife sources; share with the task force.");
     await tab.click("button.approve");
     await tab.waitForURL(/\?done=3$/);
     const notice = await tab.locator(".notice").textContent();
@@ -102,6 +104,10 @@ describeBrowser(`review page in headless Chromium${skipReason ? ` (skipped: ${sk
     const last = loadReviewLog(home).records.at(-1)!.record;
     expect(last).toMatchObject({ seq: 3, capsule_sha256: id("32"), candidate_sha256: candidate, decision: "APPROVED_FOR_RELEASE" });
     expect(last.reviewer.name).toBe("alice");
+    // The private note is shown to the reviewer, sealed on disk, and not in the export preview.
+    expect(await tab.locator("table").last().textContent()).toContain("Called the ranger desk");
+    expect(await tab.locator("pre.export-preview").textContent()).not.toContain("ranger desk");
+    expect(JSON.stringify(last)).not.toContain("ranger desk");
     const tmp = mkdtempSync(join(tmpdir(), "eb-shots-"));
     const candidateShot = screenshotPath("review-page-candidate.png", tmp);
     await tab.screenshot({ path: candidateShot, fullPage: false });

@@ -85,7 +85,7 @@ describeShared("review page over HTTP", () => {
     const fields = formFields((await http(url)).body);
     expect(Object.keys(fields).sort()).toEqual(["candidate", "clean", "csrf", "tm"]);
     const decide = `${url}/decide`;
-    const good = { ...fields, decision: "approve", note: "Matches the mule rental pattern; share." };
+    const good = { ...fields, decision: "approve", reason: "corroborated", public_note: "Matches the mule rental pattern; share." };
     const before = records().length;
     const noCsrf = await post(decide, page.origin, { ...good, csrf: "" });
     expect(noCsrf.status).toBe(403);
@@ -100,7 +100,7 @@ describeShared("review page over HTTP", () => {
     expect(ok.status).toBe(303);
     expect(ok.headers.location).toBe(`${new URL(page.url).pathname}c/${id("01")}?done=${before + 1}`);
     const last = records().at(-1)!.record;
-    expect(last).toMatchObject({ capsule_sha256: id("01"), candidate_sha256: fields.candidate, decision: "APPROVED_FOR_RELEASE", note: good.note });
+    expect(last).toMatchObject({ capsule_sha256: id("01"), candidate_sha256: fields.candidate, decision: "APPROVED_FOR_RELEASE", reason: "corroborated", public_note: good.public_note, private_note_sha256: null });
     expect(last.reviewer.name).toBe("alice");
     expect((await cli(["--home", home, "review", "log", "--verify"])).code).toBe(0);
     const after = await http(`${page.origin}${ok.headers.location as string}`);
@@ -111,16 +111,16 @@ describeShared("review page over HTTP", () => {
     expect(again.body).toContain("a decision on the same bytes is final");
   });
 
-  test("a note holding a private value is refused without echoing it; markup in a note is escaped", async () => {
+  test("a public note holding a private value is refused without echoing it; markup in a note is escaped", async () => {
     const url = `${page.url}c/${id("03")}`;
     const fields = formFields((await http(url)).body);
     const before = records().length;
-    const leak = await post(`${url}/decide`, page.origin, { ...fields, decision: "reject", note: "desk reachable at @USDT_kitchen_sink" });
+    const leak = await post(`${url}/decide`, page.origin, { ...fields, decision: "reject", reason: "false-positive", public_note: "desk reachable at @USDT_kitchen_sink" });
     expect(leak.status).toBe(409);
-    expect(leak.body).toContain("--note refused: leak guard: ioc_value in the note");
+    expect(leak.body).toContain("--public-note refused: leak guard: ioc_value in the public note");
     expect(leak.body.toLowerCase()).not.toContain("@usdt_kitchen_sink");
     expect(records()).toHaveLength(before);
-    const marked = await post(`${url}/decide`, page.origin, { ...fields, decision: "defer", note: `<b onclick="x">bold</b>` });
+    const marked = await post(`${url}/decide`, page.origin, { ...fields, decision: "defer", reason: "insufficient-evidence", public_note: `<b onclick="x">bold</b>` });
     expect(marked.status).toBe(303);
     const shown = (await http(url)).body;
     expect(shown).toContain("&lt;b onclick=&quot;x&quot;&gt;bold&lt;/b&gt;");

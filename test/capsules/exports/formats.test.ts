@@ -209,7 +209,7 @@ describe("marked exports under a four-eyes policy", () => {
     expect(types).toEqual(["marking-definition", "identity", "grouping", "note"]);
     const note = bundle.objects[3];
     expect(note.authors).toEqual(["alice", "bob"]);
-    expect(note.content).toMatch(/APPROVED_FOR_RELEASE by alice[^\n]*\nreviewer note: checked by alice\nreview: APPROVED_FOR_RELEASE by bob/);
+    expect(note.content).toMatch(/APPROVED_FOR_RELEASE by alice[^\n]*\nreview reason: corroborated\nreviewer's public note: checked by alice\nreview: APPROVED_FOR_RELEASE by bob/);
     const csv = join(home, "..", `${home.split("/").pop()}-four-eyes.csv`);
     expect((await cli(home, ["review", "export", "--format", "csv", "--out", csv])).stderr).toBe("");
     expect(readFileSync(csv, "utf8").trimEnd().split(/\r?\n/)).toHaveLength(2);
