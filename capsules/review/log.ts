@@ -131,7 +131,12 @@ export function appendDecision(home: string, draft: DecisionDraft, reviewer: Rev
     throw new ReviewError("invalid-note", "private_note_sha256: expected 64 lowercase hexadecimal digits");
   }
   const nameProblem = reviewerNameProblem(reviewer.name);
-  if (nameProblem !== undefined) throw new ReviewError("invalid-name", `reviewer name: ${nameProblem}`);
+  if (nameProblem !== undefined) {
+    throw new ReviewError(
+      "invalid-name",
+      `reviewer name: ${nameProblem}; a name registered before names had this rule is renamed with 'evidence-bridge keys trust ${reviewer.key.fingerprint} --name "New Name"'`,
+    );
+  }
   const layout = reviewLayout(home);
   try {
     prepareDataDir(home);
