@@ -4,6 +4,10 @@
  * command files share. The decisions (`review approve|reject|defer`, `review reestablish-position`) are in
  * review-decide.ts, the marked export formats in review-formats.ts. The library part is capsules/review/. Nothing
  * here sends anything anywhere.
+ *
+ * Why over 400 lines: the shared plumbing (error rendering, store and pack opening, id resolution, record display)
+ * and the six read-side commands that use it live together; the writing commands moved to review-decide.ts, and
+ * `review export` stays here while its formats are being reworked elsewhere (issue 32), to keep that merge simple.
  */
 import { basename, dirname, resolve } from "node:path";
 import type { Tier } from "../../../capsules/assessment/types.js";
@@ -26,7 +30,6 @@ import {
   type StatusLens,
   policyPath,
   readReviewPolicy,
-  recordDecision,
   writeReviewPolicy,
   parseTrustList,
   queueEntry,
