@@ -12,10 +12,15 @@
  * - the log is shorter than, or holds another record at, any registered reviewer's remembered position (a `review/`
  *   directory restored from an earlier copy, or a rewritten history);
  * - a reviewer who signed a record of the log has no position at all: deleting the position file does not switch
- *   the check off. The refusal names the reviewer and `review reestablish-position`, the one command that writes a
- *   position again without an append: a v2 position signed by the reviewer key of whoever ran it, naming that
- *   reviewer and why (a closed list), also appended to `keys/reviewers/reestablished.jsonl`, which `review log
- *   --verify` lists.
+ *   the check off;
+ * - a reviewer key created on this machine (registry origin `created`, key file `<fingerprint hex>.key` present) has
+ *   no position: `keys init --reviewer` writes an enrolment position (`seq` 0, `record_sha256` 64 zeros) signed by
+ *   the new key, so a reviewer whose every record a rollback dropped cannot hide by deleting the file either. Key
+ *   files of older stores get their enrolment when they are renamed to their fingerprint (reviewer-key.ts).
+ *
+ * In each case the refusal names the reviewer and `review reestablish-position`, the one command that writes a
+ * position again without an append: a v2 position signed by the reviewer key of whoever ran it, naming that reviewer
+ * and why (a closed list), also appended to `keys/reviewers/reestablished.jsonl`, which `review log --verify` lists.
  *
  *     {"fingerprint":…,"format":"evidence-bridge-reviewer-position/v2","public_key":…,"reestablished":{"at":…,
  *      "by":{"fingerprint":…,"name":…,"public_key":…},"why":"file-lost"},"record_sha256":…,"seq":n,"signature":…}
@@ -101,6 +106,15 @@ function writeSigned(dir: string, p: ReadPosition, signer: SigningKey): Uint8Arr
   return line;
 }
 
+/** The enrolment position of a new reviewer key: it has signed nothing yet (`seq` 0). Kept if a position exists. */
+export function writeEnrolment(dir: string, key: SigningKey): void {
+  const existing = positionFiles(dir).some((n) => {
+    const p = readPosition(join(dir, n), n);
+    return typeof p !== "string" && p.fingerprint === key.fingerprint;
+  });
+  if (!existing) writeSigned(dir, { fingerprint: key.fingerprint, public_key: bytesToHex(key.publicKey), seq: 0, record_sha256: "0".repeat(64) }, key);
+}
+
 /** Records that the reviewer key `key` signed `entry`, in `dir` (keys/reviewers). */
 export function writePosition(dir: string, key: SigningKey, entry: LoggedRecord): void {
   writeSigned(dir, { fingerprint: key.fingerprint, public_key: bytesToHex(key.publicKey), seq: entry.record.seq, record_sha256: entry.digest }, key);
@@ -110,13 +124,19 @@ export function writePosition(dir: string, key: SigningKey, entry: LoggedRecord)
  * Writes the position of the reviewer who signed `entry` (their last record of the verified log) again, signed by
  * `actor` (a registered reviewer key: who did it), with `why`; appends the same line to the history file.
  */
-export function reestablishPosition(dir: string, entry: LoggedRecord, actor: { name: string; key: SigningKey }, why: ReestablishReason, at: string): void {
-  const who = entry.record.reviewer;
+export function reestablishPosition(
+  dir: string,
+  target: { entry: LoggedRecord } | { enrolment: { fingerprint: string; public_key: string } },
+  actor: { name: string; key: SigningKey },
+  why: ReestablishReason,
+  at: string,
+): void {
+  const who = "entry" in target ? target.entry.record.reviewer : target.enrolment;
   const p: ReadPosition = {
     fingerprint: who.fingerprint,
     public_key: who.public_key,
-    seq: entry.record.seq,
-    record_sha256: entry.digest,
+    seq: "entry" in target ? target.entry.record.seq : 0,
+    record_sha256: "entry" in target ? target.entry.digest : "0".repeat(64),
     reestablished: { by: { name: actor.name, fingerprint: actor.key.fingerprint, public_key: bytesToHex(actor.key.publicKey) }, why, at },
   };
   const line = writeSigned(dir, p, actor.key);
@@ -181,8 +201,9 @@ function positionFromDoc(doc: JsonObject, label: string): ReadPosition | string 
   if (typeof publicKey !== "string" || !HEX64.test(publicKey) || fingerprint !== signingKeyFingerprint(hexToBytes(publicKey))) {
     return `${label}: fingerprint does not belong to public_key`;
   }
-  if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) return `${label}: seq: expected an integer >= 1`;
+  if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 0) return `${label}: seq: expected an integer >= 0`;
   if (typeof digest !== "string" || !HEX64.test(digest)) return `${label}: record_sha256: expected 64 lowercase hexadecimal digits`;
+  if (seq === 0 && digest !== "0".repeat(64)) return `${label}: an enrolment (seq 0) names no record: record_sha256 must be 64 zeros`;
   const p: ReadPosition = { fingerprint, public_key: publicKey, seq, record_sha256: digest };
   if (v2) {
     const r = parseReestablished(doc.get("reestablished"));
@@ -233,6 +254,7 @@ export function reestablishCommand(name: string): string {
 export function checkPositions(dir: string, records: readonly LoggedRecord[], registry: ReviewerRegistry): PositionCheck {
   const notices = history(dir);
   const found = new Set<string>();
+  const enrolled = new Set<string>();
   for (const n of positionFiles(dir)) {
     const label = `keys/reviewers/${n}`;
     const p = readPosition(join(dir, n), label);
@@ -241,6 +263,10 @@ export function checkPositions(dir: string, records: readonly LoggedRecord[], re
     if (who === undefined) continue;
     if (p.reestablished !== undefined && !registry.isKnown(p.reestablished.by.fingerprint)) {
       return { problem: `${label} was re-established by ${p.reestablished.by.fingerprint}, which is not a registered reviewer of this store`, notices };
+    }
+    if (p.seq === 0) {
+      enrolled.add(p.fingerprint);
+      continue;
     }
     if (records.length < p.seq) {
       return {
@@ -266,7 +292,30 @@ export function checkPositions(dir: string, records: readonly LoggedRecord[], re
       notices,
     };
   }
+  // A reviewer key created here must have a position even when the log holds none of its records (any more).
+  const local = new Set(
+    listNames(dir)
+      .filter((n) => /^[0-9a-f]{64}\.key$/.test(n))
+      .map((n) => `ed25519:${n.slice(0, 64)}`),
+  );
+  for (const r of registry.reviewers) {
+    if (r.origin !== "created" || !local.has(r.fingerprint) || found.has(r.fingerprint) || enrolled.has(r.fingerprint)) continue;
+    return {
+      problem:
+        `reviewer ${r.name} (${r.fingerprint}) was created on this machine but has no position record (keys/reviewers/${positionFileName(r.fingerprint)} is missing): ` +
+        `a position file was deleted, and review/ may have been rolled back past every decision of ${r.name}; once you know why, re-establish it with '${reestablishCommand(r.name)}' (signed with your reviewer key, naming you and why)`,
+      notices,
+    };
+  }
   return { notices };
+}
+
+function listNames(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 /** The re-establishments recorded in `dir`'s history file, each verified, one line each. */
@@ -293,7 +342,7 @@ function history(dir: string): string[] {
       }
       const p = isJsonObject(doc) ? positionFromDoc(doc, `keys/reviewers/${REESTABLISHED_LOG} line ${i + 1}`) : `keys/reviewers/${REESTABLISHED_LOG} line ${i + 1} is not strict JSON`;
       if (typeof p === "string" || p.reestablished === undefined) out.push(typeof p === "string" ? p : `keys/reviewers/${REESTABLISHED_LOG} line ${i + 1} is not a re-establishment`);
-      else out.push(`the position of ${p.fingerprint} was re-established at record #${p.seq} by ${p.reestablished.by.name} (${p.reestablished.by.fingerprint}) at ${p.reestablished.at}: ${p.reestablished.why}`);
+      else out.push(`the position of ${p.fingerprint} was re-established at ${p.seq === 0 ? "enrolment (no record)" : `record #${p.seq}`} by ${p.reestablished.by.name} (${p.reestablished.by.fingerprint}) at ${p.reestablished.at}: ${p.reestablished.why}`);
     });
   return out;
 }

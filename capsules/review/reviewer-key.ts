@@ -22,6 +22,7 @@ import { generateSigningSeed, SIGNING_SEED_BYTES, signingKeyFromSeed, type Signi
 import { errno } from "../../src/errno.js";
 import { ReviewError } from "./errors.js";
 import type { Reviewer } from "./log.js";
+import { writeEnrolment } from "./positions.js";
 import { loadReviewerRegistry, registerReviewer } from "./reviewer-registry.js";
 import { normalizedReviewerName, reviewerNameProblem } from "./text-rules.js";
 
@@ -64,6 +65,8 @@ export function createReviewerKey(home: string, typedName: string, opts: { insta
   const file = reviewerKeyFileName(key.fingerprint);
   if (!createKeyFile(dir, file, REVIEWER_KEY_TYPE, seed)) throw new KeyError("exists", `a reviewer key ${join(dir, file)} already exists; refusing to replace it`);
   registerReviewer(home, installation, { fingerprint: key.fingerprint, name, origin: "created" });
+  // It has signed nothing yet: the enrolment position makes deleting its position later a refusal (positions.ts).
+  writeEnrolment(dir, key);
   return { name, key, path: join(dir, file) };
 }
 
@@ -92,6 +95,9 @@ export function migrateReviewerKeyFiles(home: string): void {
       if (there.fingerprint !== key.fingerprint) continue;
     }
     unlinkSync(join(dir, n));
+    // Enrolled now (unless a position of this key exists, such as an older name-named one): from here on, a missing
+    // position of this key is refused like that of a key created by 'keys init --reviewer'.
+    writeEnrolment(dir, key);
     changed = true;
   }
   if (changed) fsyncDir(dir);

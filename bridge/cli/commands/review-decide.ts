@@ -8,6 +8,7 @@ import { join } from "node:path";
 import {
   approvalsText,
   decisionTime,
+  loadReviewerKey,
   loadReviewerRegistry,
   noteProblem,
   reasonProblem,
@@ -26,6 +27,7 @@ import {
   type ReviewVerb,
 } from "../../../capsules/review/index.js";
 import { keyLayout } from "../../../src/crypto/keys.js";
+import { bytesToHex } from "../../../src/hash.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand } from "../context.js";
@@ -114,7 +116,8 @@ export const reestablish: CliCommand = {
                       [--reviewer YOU]
 
 Writes again the remembered position of reviewer NAME (keys/reviewers/<fingerprint>.position): NAME's last record
-in the review log as it stands now. 'review log --verify', 'review export' and the page refuse a log in which a
+in the review log as it stands now, or, when the log holds none of NAME's records, NAME's enrolment (NAME's key
+file must then be on this machine). 'review log --verify', 'review export' and the page refuse a log in which a
 reviewer signed a record but has no position, since deleting that file would otherwise hide a rolled-back log.
 Run this only once you know why the position is missing or does not match:
 
@@ -145,14 +148,20 @@ reviewers' positions) must already verify.`,
         const chainOk = v.records.length > 0 && (v.ok || v.failed === "positions");
         if (!chainOk) throw new ReviewError("broken-log", `the review log does not verify apart from positions: ${v.error ?? "it is empty"}`);
         const last = [...v.records].reverse().find((e) => e.record.reviewer.fingerprint === target.fingerprint);
-        if (last === undefined) throw new ReviewError("reviewer-key", `reviewer ${target.name} signed no record of this log: there is no position to re-establish`);
-        reestablishPosition(join(keyLayout(home).dir, "reviewers"), last, actor, why, decisionTime(new Date()));
-        return last;
+        const dir = join(keyLayout(home).dir, "reviewers");
+        if (last !== undefined) {
+          reestablishPosition(dir, { entry: last }, actor, why, decisionTime(new Date()));
+          return `record #${last.record.seq}`;
+        }
+        // No record of theirs in this log (any more): their enrolment, from the key file on this machine.
+        const own = loadReviewerKey(home, target.name).key;
+        reestablishPosition(dir, { enrolment: { fingerprint: own.fingerprint, public_key: bytesToHex(own.publicKey) } }, actor, why, decisionTime(new Date()));
+        return "enrolment (no record of theirs in this log)";
       });
       const after = verifyReviewLog(home);
       await write(
         ctx,
-        `re-established the position of ${target.name} (${target.fingerprint}) at record #${written.record.seq}, signed by ${actor.name} (${actor.key.fingerprint}): ${why}\n` +
+        `re-established the position of ${target.name} (${target.fingerprint}) at ${written}, signed by ${actor.name} (${actor.key.fingerprint}): ${why}\n` +
           (after.ok ? `review log: verifies again (${after.records.length} records)\n` : `review log: still does not verify: ${after.error}\n`),
       );
       return after.ok ? 0 : 1;

@@ -155,7 +155,7 @@ describeShared("review integrity against a writer of the data directory", () => 
     expect(() => appendDecision(home, { capsule_sha256: a.id, candidate_sha256: a.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", reason: "corroborated" }, alice)).toThrow(/has no position record/);
     // Re-established deliberately: signed by the reviewer who did it, naming why; listed by every verification.
     const restored = missing.records.filter((e) => e.record.reviewer.fingerprint === alice.key.fingerprint).pop()!;
-    reestablishPosition(join(home, "keys", "reviewers"), restored, alice, "log-restored", "2026-09-01T12:00:00Z");
+    reestablishPosition(join(home, "keys", "reviewers"), { entry: restored }, alice, "log-restored", "2026-09-01T12:00:00Z");
     const again = verifyReviewLog(home);
     expect(again.ok).toBe(true);
     expect(again.warnings).toContain(`the position of ${alice.key.fingerprint} was re-established at record #${restored.record.seq} by Alice Second (${alice.key.fingerprint}) at 2026-09-01T12:00:00Z: log-restored`);

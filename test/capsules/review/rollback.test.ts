@@ -99,6 +99,34 @@ describe("rollback detection that deleting a file does not switch off", () => {
     rmSync(copy, { recursive: true });
   });
 
+  test("a rollback past every decision of a reviewer created here, with the position deleted, is refused too (enrolment)", { timeout: 120_000 }, async () => {
+    const h = tempHome("rollback-enrolled");
+    const local = (...args: string[]) => cli(h, args);
+    const a = await buildCapsule(h, MESSAGE_A, iocs({ handles: ["@synthetic_recruiter_demo"] }));
+    const fps: Record<string, string> = {};
+    for (const name of ["Alice Example", "Bob Example"]) fps[name] = /reviewer key: (ed25519:[0-9a-f]{64})/.exec((await local("keys", "init", "--reviewer", name)).stdout)![1];
+    // keys init wrote an enrolment position for each new key (it has signed nothing yet).
+    const bobPosition = join(h, "keys", "reviewers", `${fps["Bob Example"].slice("ed25519:".length)}.position`);
+    expect(JSON.parse(readFileSync(bobPosition, "utf8"))).toMatchObject({ seq: 0, record_sha256: "0".repeat(64), fingerprint: fps["Bob Example"] });
+    expect((await local("review", "policy", "--approvals", "2")).code).toBe(0);
+    expect((await local("review", "approve", a, VIEW, "--reviewer", "Alice Example", "--reason", "corroborated")).code).toBe(0); // #1
+    const copy = `${h}-review-copy`;
+    cpSync(join(h, "review"), copy, { recursive: true });
+    expect((await local("review", "reject", a, VIEW, "--reviewer", "Bob Example", "--reason", "false-positive")).code).toBe(0); // #2, Bob's only record
+    rmSync(join(h, "review"), { recursive: true });
+    cpSync(copy, join(h, "review"), { recursive: true });
+    rmSync(bobPosition);
+    // Bob appears nowhere in the restored log, but his key was created here: the missing position is refused.
+    const verify = await local("review", "log", "--verify");
+    expect(verify.code).toBe(1);
+    expect(verify.stderr).toMatch(/reviewer Bob Example \(ed25519:[0-9a-f]{64}\) was created on this machine but has no position record .*'evidence-bridge review reestablish-position "Bob Example" --why /);
+    expect((await local("review", "export", "--out", `${h}-x.jsonl`)).code).toBe(2);
+    const fixed = await local("review", "reestablish-position", "Bob Example", "--why", "log-restored", "--reviewer", "Alice Example");
+    expect(fixed.stdout).toContain(`re-established the position of Bob Example (${fps["Bob Example"]}) at enrolment (no record of theirs in this log), signed by Alice Example`);
+    expect((await local("review", "log", "--verify")).stderr).toContain(`the position of ${fps["Bob Example"]} was re-established at enrolment (no record) by Alice Example`);
+    rmSync(copy, { recursive: true });
+  });
+
   test("an approval vetoed later, copied from an older export into a newer one, is refused by verify-export --after", { timeout: 120_000 }, async () => {
     const h = tempHome("veto");
     const local = (...args: string[]) => cli(h, args);
