@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { loadReviewLog } from "../../../capsules/review/log.js";
+import { REVIEW_REASONS } from "../../../capsules/review/text-rules.js";
 import { esc } from "../../../bridge/review-page/html.js";
 import { describeShared } from "../../helpers/shared.js";
 import { exampleCapsule, exampleCapsules, PACK_FILE, removeHomes, storeWith } from "../../capsules/feed/store-fixtures.js";
@@ -82,8 +83,16 @@ describeShared("review page over HTTP", () => {
 
   test("decisions need the same Origin and their form's CSRF token; a valid one is signed into the log", async () => {
     const url = `${page.url}c/${id("01")}`;
-    const fields = formFields((await http(url)).body);
+    const html = (await http(url)).body;
+    const fields = formFields(html);
     expect(Object.keys(fields).sort()).toEqual(["candidate", "clean", "csrf", "tm"]);
+    // The page offers exactly the reason codes of the CLI, a private note and a public note that "leaves with the export".
+    expect([...html.matchAll(/<option value="([a-z-]+)">/g)].map((m) => m[1])).toEqual([...REVIEW_REASONS]);
+    expect(html).toContain("Private note (one line; sealed in the store, shown to reviewers, never exported)");
+    expect(html).toContain("Public note (one line; leaves with the export: never paste an IOC value)");
+    const noReason = await post(`${url}/decide`, page.origin, { ...fields, decision: "approve" });
+    expect(noReason.status).toBe(409);
+    expect(noReason.body).toContain("--reason: expected one of corroborated, duplicate, insufficient-evidence, out-of-scope, false-positive, policy");
     const decide = `${url}/decide`;
     const good = { ...fields, decision: "approve", reason: "corroborated", public_note: "Matches the mule rental pattern; share." };
     const before = records().length;
