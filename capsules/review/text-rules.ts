@@ -55,9 +55,9 @@ export function noteProblem(note: unknown): string | undefined {
 
 /** The problem with a reviewer name under the name rule (without echoing it), or undefined. */
 export function reviewerNameProblem(name: unknown): string | undefined {
-  const rule = "a reviewer name is 1 to 64 letters, combining marks, spaces, '.', ''' or '-', starting with a letter";
+  const rule = "a reviewer name is 1 to 64 letters, combining marks, spaces, full stops (.), apostrophes (') or hyphens (-), starting with a letter";
   if (typeof name !== "string" || name.length === 0) return `expected a name: ${rule}`;
-  if (hasLoneSurrogate(name) || !NAME_CHARS.test(name)) return `contains a character other than letters, combining marks, spaces, '.', ''' and '-' (no digits, '@', '/', ':' or other symbols): ${rule}`;
+  if (hasLoneSurrogate(name) || !NAME_CHARS.test(name)) return `contains a character other than letters, combining marks, spaces, full stops, apostrophes and hyphens (no digits, '@', '/', ':' or other symbols): ${rule}`;
   if (!STARTS_WITH_LETTER.test(name)) return `must start with a letter: ${rule}`;
   if (name.endsWith(" ") || name.includes("  ")) return "must not end with a space or hold two spaces in a row";
   const n = codePointLength(name);
