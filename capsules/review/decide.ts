@@ -12,14 +12,15 @@ import type { SealedStore } from "../store/store.js";
 import { approvalsFor, countedKeys, type ApprovalCount } from "./approvals.js";
 import type { Decision } from "./decisions.js";
 import { ReviewError } from "./errors.js";
-import { appendDecision, loadReviewLog, type AppendOptions, type Reviewer } from "./log.js";
+import { appendDecision, loadReviewLog, readLogBytes, type AppendOptions, type Reviewer } from "./log.js";
+import { reviewLayout } from "./layout.js";
 import { readReviewPolicy } from "./policy.js";
 import { OutwardTexts } from "../guard/outward-guard.js";
 import { storeGuardFor } from "../guard/store-guard.js";
 import { guardOutward, openReviewTarget } from "./review-target.js";
 import type { LoggedRecord } from "./state.js";
 import { noteProblem, reasonProblem, type ReviewReason } from "./text-rules.js";
-import { sealPrivateNote } from "./private-notes.js";
+import { removePrivateNote, sealPrivateNote } from "./private-notes.js";
 
 export interface DecisionRequest {
   /** Full capsule id. */
@@ -94,21 +95,38 @@ export function recordDecision(
   const policy = readReviewPolicy(store);
   // Sealed before the record that names it is appended: a record never names a note that is not in the store.
   const privateDigest = req.note === undefined ? undefined : sealPrivateNote(home, store.keys.store, req.note);
-  const entry = appendDecision(
-    home,
-    {
-      capsule_sha256: id,
-      candidate_sha256: r.digest,
-      typology_match_visible: req.view.includeTypologyMatches,
-      decision: req.decision,
-      reason: req.reason,
-      ...(privateDigest === undefined ? {} : { private_note_sha256: privateDigest }),
-      ...(req.publicNote === undefined ? {} : { public_note: req.publicNote }),
-    },
-    reviewer,
-    { ...opts, policy },
-  );
+  let entry: LoggedRecord;
+  try {
+    entry = appendDecision(
+      home,
+      {
+        capsule_sha256: id,
+        candidate_sha256: r.digest,
+        typology_match_visible: req.view.includeTypologyMatches,
+        decision: req.decision,
+        reason: req.reason,
+        ...(privateDigest === undefined ? {} : { private_note_sha256: privateDigest }),
+        ...(req.publicNote === undefined ? {} : { public_note: req.publicNote }),
+      },
+      reviewer,
+      { ...opts, policy },
+    );
+  } catch (e) {
+    // Refused (a double decision, a broken log, …): the note it sealed names no record, so it goes again. An error
+    // after the record was appended (its head or position write) keeps it: the log names it.
+    if (privateDigest !== undefined && !logMentions(home, privateDigest)) removePrivateNote(home, privateDigest);
+    throw e;
+  }
   // Count over the log as it is now (re-read: other reviewers may have appended since, under the same lock).
   const approvals = approvalsFor(loadReviewLog(home).state.recordsForDigest(r.digest), policy, opts.isKnown ?? countedKeys(home));
   return { entry, approvals };
+}
+
+/** Whether the log's bytes hold `digest` (a record names it). */
+function logMentions(home: string, digest: string): boolean {
+  try {
+    return Buffer.from(readLogBytes(reviewLayout(home))).includes(digest);
+  } catch {
+    return true; // unreadable: keep the note
+  }
 }

@@ -8,8 +8,8 @@
  * with a fresh 32-byte random salt per note. The note and its salt are sealed together (src/crypto/seal.ts, kind
  * "private review note") as the canonical JSON `{"format":"evidence-bridge-private-note/v1","note":…,"salt":<hex>}`
  * in `<home>/review/notes/<private_note_sha256>.sealed` (0600 in a 0700 directory), written before the record is
- * appended, so a record never names a note that was not sealed (a crash in between leaves an orphan sealed note,
- * which names no record). Opening checks the seal and that the salt and note hash to the name.
+ * appended, so a record never names a note that was not sealed; when the append is refused the note is removed
+ * again, and a crash in between leaves an orphan sealed note, which names no record. Opening checks the seal and that the salt and note hash to the name.
  *
  * The note itself is never written unsealed, never exported and never part of a signed record; reviewers see it in
  * `review show` and on the page (both open the store).
@@ -21,7 +21,7 @@ import { parseStrictJson } from "../../src/json/parse.js";
 import { isJsonObject } from "../../src/json/value.js";
 import { bytesToHex, hexToBytes, sha256Hex } from "../../src/hash.js";
 import { readRegularFileIfExists } from "../../src/crypto/safe-read.js";
-import { createFileExclusive, ensurePrivateDir } from "../../src/crypto/safe-write.js";
+import { createFileExclusive, ensurePrivateDir, removeQuietly } from "../../src/crypto/safe-write.js";
 import { seal, SEAL_OVERHEAD, SealKind, unseal, type StoreKey } from "../../src/crypto/seal.js";
 import { ReviewError } from "./errors.js";
 import { reviewLayout } from "./layout.js";
@@ -76,6 +76,11 @@ export function sealPrivateNote(home: string, key: StoreKey, note: string): stri
     throw new ReviewError("io", `cannot seal the private note in ${dir}: ${(e as Error).message}; nothing was recorded`);
   }
   return digest;
+}
+
+/** Removes a sealed note that no record names (its decision was refused after it was sealed); quiet when absent. */
+export function removePrivateNote(home: string, digest: string): void {
+  if (HEX64.test(digest)) removeQuietly(join(privateNotesDir(home), fileName(digest)));
 }
 
 /** A private note opened for a reviewer, or why it cannot be shown (never the note's text in a problem). */

@@ -150,5 +150,10 @@ describe("private review notes never leave; public notes are guarded", () => {
     // The same text as a private note is accepted (sealed, not guarded), and the public note stays clean.
     const ok = await cli(home, ["review", "approve", a, "--include-typology-matches", "--reason", "corroborated", "--note", "desk SYNTHETIC_RECRUITER_DEMO again", "--public-note", "Consistent with the cited typology."]);
     expect(ok.code, ok.stderr).toBe(0);
+    expect(readdirSync(join(home, "review", "notes"))).toHaveLength(1);
+    // A decision the log refuses (the same bytes again) leaves no sealed note behind.
+    const again = await cli(home, ["review", "approve", a, "--include-typology-matches", "--reason", "corroborated", "--note", "a second thought"]);
+    expect(again.stderr).toContain("a decision on the same bytes is final");
+    expect(readdirSync(join(home, "review", "notes"))).toHaveLength(1);
   });
 });
