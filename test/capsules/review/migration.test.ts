@@ -95,6 +95,12 @@ describe("a review log from before v2 records and the name rule", () => {
     // Renamed with keys trust (the registry keeps the origin), the key decides again; the new record is v2.
     expect(registerReviewer(home, installation, { fingerprint: key.fingerprint, name: "Alice One", origin: "trusted" })).toEqual({ fingerprint: key.fingerprint, name: "Alice One", origin: "created" });
     expect(() => registerReviewer(home, installation, { fingerprint: key.fingerprint, name: "Alice Two", origin: "trusted" })).toThrow(/already registered as Alice One/);
+    // Registration checks the name rule too (keys trust, keys init): no digits, addresses or paths.
+    const stranger = signingKeyFromSeed(generateSigningSeed()).fingerprint;
+    for (const bad of ["bob2", "bob@example.org", "x/y", "a:b"]) {
+      expect(() => registerReviewer(home, installation, { fingerprint: stranger, name: bad, origin: "trusted" })).toThrow(/^reviewer name: /);
+    }
+    expect(loadReviewerRegistry(home).isKnown(stranger)).toBe(false);
     const renamed = selectReviewerKey(home, "Alice One");
     const e = appendDecision(home, draft(2), renamed);
     expect(e.record.schema_version).toBe(REVIEW_RECORD_SCHEMA);
