@@ -10,6 +10,7 @@ import type { Agents } from "../upstream/http-transport.js";
 import { PINNED_TOOLS, PUBLIC_TOOL_NAMES } from "../upstream/pinned-tools.js";
 import type { PublishedFiles } from "../upstream/published-files.js";
 import { StoreGuard } from "../../capsules/guard/store-guard.js";
+import type { PackPin } from "../../published/pack/pinned.js";
 import { PrivateState } from "./private-state.js";
 import { PRIVATE_TOOLS, registerPrivateTools } from "./private-tools.js";
 import { registerPrompts } from "./prompts.js";
@@ -35,15 +36,20 @@ export interface BridgeServerOptions {
   discoveryWaitMs?: number;
   /** Pause before the upstream client's single retry (tests shorten it). */
   retryDelayMs?: number;
+  /** The pack pin of the first-need fetch (published/pack/pinned.ts; a test may name its own synthetic pack). */
+  packPin?: PackPin;
 }
 
 export interface BridgeServer {
   mcp: McpServer;
   wire: WireTable;
   state: PrivateState;
-  /** The upstream client (created on first use), or undefined without `mcpUrl`. */
+  /** The upstream client (created on first use), or undefined when offline. */
   hostedClient(): Promise<HostedClient | undefined>;
-  /** Starts the upstream discovery in the background (after connect). */
+  /**
+   * Starts the upstream discovery in the background (after connect), for an endpoint the user configured. The
+   * publisher's default endpoint is never contacted before the first public-tool call (product.md §4).
+   */
   startDiscovery(): void;
   close(): Promise<void>;
 }
@@ -58,7 +64,7 @@ export function safeErrorLine(e: Error): string {
 export function createBridgeServer(config: Config, opts: BridgeServerOptions): BridgeServer {
   const diagnostics = opts.diagnostics ?? (() => undefined);
   const wire = new WireTable();
-  const state = new PrivateState(config);
+  const state = new PrivateState(config, { pin: opts.packPin, notice: opts.diagnostics });
   const egress = new StoreGuard();
 
   let hostedPromise: Promise<HostedClient> | undefined;
@@ -130,7 +136,7 @@ export function createBridgeServer(config: Config, opts: BridgeServerOptions): B
     state,
     hostedClient: async () => (hosted ? hosted() : undefined),
     startDiscovery() {
-      if (!hosted || discovery) return;
+      if (!hosted || discovery || config.defaults.mcpUrl) return;
       discovery = hosted()
         .then(async (c) => {
           await c.discover();

@@ -45,6 +45,7 @@ function decisionCommand(verb: ReviewVerb): CliCommand {
   const decision = VERB_DECISIONS[verb];
   const command = `review ${verb}`;
   return {
+    summary: `record ${decision} for a capsule's current candidate`,
     help: `usage: evidence-bridge [--home DIR] [--pack FILE] review ${verb} ID --reason CODE [--note TEXT]
                       [--public-note TEXT] [--reviewer NAME] [--include-typology-matches] [--include-clean]
 
@@ -112,6 +113,7 @@ export const reject = decisionCommand("reject");
 export const defer = decisionCommand("defer");
 
 export const reestablish: CliCommand = {
+  summary: "write again a reviewer's missing or stale log position, saying why",
   help: `usage: evidence-bridge [--home DIR] review reestablish-position NAME --why ${REESTABLISH_REASONS.join("|")}
                       [--reviewer YOU]
 

@@ -105,7 +105,10 @@ describeBrowser(`review page in headless Chromium${skipReason ? ` (skipped: ${sk
     expect(last).toMatchObject({ seq: 3, capsule_sha256: id("32"), candidate_sha256: candidate, decision: "APPROVED_FOR_RELEASE" });
     expect(last.reviewer.name).toBe("alice");
     // The private note is shown to the reviewer, sealed on disk, and not in the export preview.
-    expect(await tab.locator("table").last().textContent()).toContain("Called the ranger desk");
+    // (the decisions table: an approved candidate's page also lists its IOC values, hidden, in a table of its own)
+    const decisions = tab.locator("table", { hasText: "Private note (reviewers only, never exported)" });
+    expect(await decisions.count()).toBe(1);
+    expect(await decisions.textContent()).toContain("Called the ranger desk");
     expect(await tab.locator("pre.export-preview").textContent()).not.toContain("ranger desk");
     expect(JSON.stringify(last)).not.toContain("ranger desk");
     const tmp = mkdtempSync(join(tmpdir(), "eb-shots-"));

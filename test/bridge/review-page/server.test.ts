@@ -92,7 +92,8 @@ describeShared("review page over HTTP", () => {
     expect(html).toContain("Public note (one line; leaves with the export: never paste an IOC value)");
     const noReason = await post(`${url}/decide`, page.origin, { ...fields, decision: "approve" });
     expect(noReason.status).toBe(409);
-    expect(noReason.body).toContain("--reason: expected one of corroborated, duplicate, insufficient-evidence, out-of-scope, false-positive, policy");
+    expect(noReason.body).toContain("Refused: the reason: expected one of corroborated, duplicate, insufficient-evidence, out-of-scope, false-positive, policy");
+    expect(noReason.body).not.toContain("--reason");
     const decide = `${url}/decide`;
     const good = { ...fields, decision: "approve", reason: "corroborated", public_note: "Matches the mule rental pattern; share." };
     const before = records().length;
@@ -126,7 +127,9 @@ describeShared("review page over HTTP", () => {
     const before = records().length;
     const leak = await post(`${url}/decide`, page.origin, { ...fields, decision: "reject", reason: "false-positive", public_note: "desk reachable at @USDT_kitchen_sink" });
     expect(leak.status).toBe(409);
-    expect(leak.body).toContain("--public-note refused: leak guard: ioc_value in the public note");
+    expect(leak.body).toContain("Refused: The public note was refused: leak guard: ioc_value in the public note");
+    expect(leak.body).not.toContain("--public-note");
+    expect(leak.body).not.toContain("--note");
     expect(leak.body.toLowerCase()).not.toContain("@usdt_kitchen_sink");
     expect(records()).toHaveLength(before);
     const marked = await post(`${url}/decide`, page.origin, { ...fields, decision: "defer", reason: "insufficient-evidence", public_note: `<b onclick="x">bold</b>` });

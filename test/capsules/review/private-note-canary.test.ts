@@ -91,6 +91,23 @@ describe("private review notes never leave; public notes are guarded", () => {
     await eb("review", "list", "--json", "--include-typology-matches");
     expect(readFileSync(out("leads.jsonl"), "utf8")).toContain("Matches the pack's account-rental typology.");
     expect(readFileSync(out("leads.csv"), "utf8")).toContain("Matches the pack's account-rental typology.");
+    // The exports' current forms carry the reason and the public note where each format puts the lead: the CSV's
+    // review_reason / review_public_note columns, the STIX note's text, the MISP lead `text` attribute (no MISP Note).
+    const csvHead = readFileSync(out("leads.csv"), "utf8").split("\r\n")[0].split(",");
+    expect(csvHead).toEqual(expect.arrayContaining(["review_reason", "review_public_note", "indicator_kind", "indicator_value", "released_by"]));
+    expect(csvHead).not.toContain("review_note");
+    const leadLines = ["review reason: corroborated", "reviewer's public note: Matches the pack's account-rental typology."];
+    const bundle = JSON.parse(readFileSync(out("bundle.json"), "utf8")) as { objects: { type: string; content?: string }[] };
+    const stixNotes = bundle.objects.filter((o) => o.type === "note").map((o) => o.content ?? "");
+    expect(stixNotes.some((c) => leadLines.every((l) => c.includes(l)))).toBe(true);
+    const feed = readdirSync(out("feed"));
+    expect(feed).toEqual(expect.arrayContaining(["manifest.json", "hashes.csv"]));
+    const events = feed.filter((n) => n !== "manifest.json" && n !== "hashes.csv").map((n) => JSON.parse(readFileSync(join(out("feed"), n), "utf8")) as { Event: Record<string, unknown> });
+    expect(events).toHaveLength(2);
+    for (const e of events) expect(Object.keys(e.Event)).not.toContain("Note");
+    const leadTexts = events.flatMap((e) => (e.Event.Attribute as { type: string; category: string; value: string }[]).filter((a) => a.type === "text" && a.category === "Other").map((a) => a.value));
+    expect(leadTexts.some((t) => leadLines.every((l) => t.includes(l)))).toBe(true);
+    expect(leadTexts.some((t) => t.includes("review reason: policy") && !t.includes("public note"))).toBe(true);
 
     // The page: the reviewer sees the private note; its export preview shows the signed records without it.
     const page = await startPage(["--home", home, "--pack", SYNTHETIC_PACK_FILE, "review", "serve", "--reviewer", "Alice Example"]);
@@ -113,7 +130,9 @@ describe("private review notes never leave; public notes are guarded", () => {
     // Nowhere outside the sealed store: every printed line, every export file, every unsealed file of the data
     // directory (the log, the head, positions, the registry, keys, the derivation cache, …).
     const files = [...unsealedFiles(home), ...unsealedFiles(outDir)];
-    expect(files.map((f) => f.path)).toEqual(expect.arrayContaining([join(home, "review", "log.jsonl"), out("leads.jsonl"), out("leads.csv"), out("bundle.json")]));
+    expect(files.map((f) => f.path)).toEqual(
+      expect.arrayContaining([join(home, "review", "log.jsonl"), out("leads.jsonl"), out("leads.csv"), out("bundle.json"), join(out("feed"), "manifest.json"), join(out("feed"), "hashes.csv")]),
+    );
     expect(readdirSync(join(home, "review", "notes"))).toHaveLength(3);
     const leaks = files.filter((f) => f.text.includes(canary)).map((f) => f.path);
     expect(leaks).toEqual([]);
