@@ -59,7 +59,7 @@ export async function benchReviewExport(): Promise<BenchResult[]> {
     for (const id of ids) {
       const r = derivations.candidate(id, VIEW);
       if (r.status !== "emitted") throw new Error(`bench export: capsule ${id} has no candidate: ${r.status}`);
-      appendDecision(home, { capsule_sha256: id, candidate_sha256: r.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note: "checked" }, alice, {
+      appendDecision(home, { capsule_sha256: id, candidate_sha256: r.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", reason: "corroborated", public_note: "checked" }, alice, {
         now: () => new Date((minute += 60_000)),
       });
     }

@@ -36,7 +36,8 @@ a { color: var(--accent); }
 ul.reasons { margin: 0; padding-left: 20px; }
 form.decide { display: grid; gap: 8px; }
 form.decide label { font-weight: 600; }
-form.decide input[type=text] { width: 100%; padding: 6px 8px; font: inherit; border: 1px solid var(--line); }
+form.decide input[type=text], form.decide select { width: 100%; padding: 6px 8px; font: inherit; border: 1px solid var(--line); }
+pre.export-preview { white-space: pre-wrap; word-break: break-all; }
 form.decide .buttons { display: flex; gap: 8px; }
 button { font: inherit; padding: 6px 14px; border: 1px solid transparent; border-radius: 3px; cursor: pointer; color: #fff; }
 button.approve { background: var(--ok); }

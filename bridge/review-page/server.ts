@@ -1,13 +1,14 @@
 /**
  * `review serve`: the review page over node:http, bound to 127.0.0.1 only. Every request passes guard.ts first
  * (peer, Host, Origin, Sec-Fetch-Site, session token); decisions additionally need their form's CSRF token and go
- * through recordDecision (capsules/review/decide.ts): the same note rules, leak guard, policy, lock, verified log
- * and signature as `review approve|reject|defer`. The log is re-read on every request, so decisions made with the
+ * through recordDecision (capsules/review/decide.ts): the same reason codes, note rules, leak guard on the public
+ * note, sealing of the private note, policy, lock, verified log and signature as `review approve|reject|defer`. The log is re-read on every request, so decisions made with the
  * CLI meanwhile show up. Routes, all under `/<token>`:
  *
  *     GET  /                      the queue           (?tm=1 typology matches visible, ?clean=1 include CLEAN)
  *     GET  /c/<capsule id>        one candidate
- *     POST /c/<capsule id>/decide a decision (application/x-www-form-urlencoded: candidate, tm, clean, csrf, note, decision)
+ *     POST /c/<capsule id>/decide a decision (application/x-www-form-urlencoded: candidate, tm, clean, csrf, reason,
+ *                                 note (private), public_note, decision)
  *     GET  /assets/page.css, /assets/icon.svg   the stylesheet and the tab icon
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -23,8 +24,10 @@ import {
   reviewQueue,
   shownFor,
   statusLens,
+  openPrivateNote,
   VERB_DECISIONS,
   type Reviewer,
+  type ReviewReason,
 } from "../../capsules/review/index.js";
 import { StoredDerivations } from "../../capsules/pipeline/stored.js";
 import { StoreError } from "../../capsules/store/errors.js";
@@ -152,6 +155,10 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
         entry: e,
         reasons: reasons(e, hidden),
         history: v.records.filter((x) => x.record.capsule_sha256 === id),
+        privateNote: (digest) => {
+          const opened = openPrivateNote(opts.home, opts.store.keys.store, digest);
+          return "note" in opened ? opened.note : `(cannot be shown: ${opened.problem})`;
+        },
         csrf: csrfToken(session!, id, e.candidate_sha256, viewQuery(formView.typology, formView.clean)),
         view: formView,
         notice,
@@ -217,14 +224,25 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
     const verb = form.get("decision") ?? "";
     if (!Object.hasOwn(VERB_DECISIONS, verb)) throw new HttpRefusal(400, "decision: expected approve, reject or defer");
     const decision = VERB_DECISIONS[verb as keyof typeof VERB_DECISIONS];
-    const note = form.get("note") ?? "";
+    // Empty fields are absent notes; the reason is checked by recordDecision (the closed list the form offers).
+    const note = form.get("note") || undefined;
+    const publicNote = form.get("public_note") || undefined;
+    const reason = (form.get("reason") ?? "") as ReviewReason;
     if (!opts.store.hasCapsule(id)) throw new HttpRefusal(404, `no capsule ${id} in the store`);
     try {
       const { entry } = recordDecision(
         opts.home,
         opts.store,
         opts.pack,
-        { capsule_sha256: id, view: { includeTypologyMatches: view.typology, includeClean: view.clean }, decision, note, expectedDigest: candidate },
+        {
+          capsule_sha256: id,
+          view: { includeTypologyMatches: view.typology, includeClean: view.clean },
+          decision,
+          reason,
+          ...(note === undefined ? {} : { note }),
+          ...(publicNote === undefined ? {} : { publicNote }),
+          expectedDigest: candidate,
+        },
         opts.reviewer,
       );
       const next = new URLSearchParams({ ...(view.typology ? { tm: "1" } : {}), ...(view.clean ? { clean: "1" } : {}), done: String(entry.record.seq) });

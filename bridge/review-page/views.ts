@@ -1,10 +1,23 @@
 /**
- * The review page's two views, rendered from outward data only (the candidate, its digest, the log's records):
- * the queue (status, tiers, families, IOC counts, age, decisions so far, approvals under the policy) and one
- * candidate (why it exists, its decisions, the decision form bound to its digest). Never IOC values, message
- * content or anything else private: those are not in a candidate, and notes were leak-guarded when recorded.
+ * The review page's two views, rendered from outward data (the candidate, its digest, the log's records) and, for
+ * the reviewer only, the private notes opened from the sealed store: the queue (status, tiers, families, IOC counts,
+ * age, decisions so far, approvals under the policy) and one candidate (why it exists, its decisions with their
+ * reasons, public and private notes, the decision form bound to its digest, and the export preview: exactly the
+ * signed records that leave with an export, which hold a private note's salted digest, never the note). Never IOC
+ * values or message content: those are not in a candidate, and public notes were leak-guarded when recorded.
  */
-import { shownFor, type LoggedRecord, type QueueEntry, type QueueOutcome, type StatusLens } from "../../capsules/review/index.js";
+import {
+  privateNoteDigestOf,
+  publicNoteOf,
+  reasonOf,
+  recordBytes,
+  REVIEW_REASONS,
+  shownFor,
+  type LoggedRecord,
+  type QueueEntry,
+  type QueueOutcome,
+  type StatusLens,
+} from "../../capsules/review/index.js";
 import { age, families, iocText, overall } from "../cli/commands/review.js";
 import { esc } from "./html.js";
 
@@ -76,6 +89,25 @@ export interface CandidateViewData {
   /** The view the form decides (it changes the candidate bytes). */
   view: { typology: boolean; clean: boolean };
   notice?: { ok: boolean; text: string };
+  /** Opens a record's sealed private note for the reviewer (the text, or why it cannot be shown). */
+  privateNote: (digest: string) => string;
+}
+
+function privateCell(r: LoggedRecord["record"], open: (digest: string) => string): string {
+  const digest = privateNoteDigestOf(r);
+  return digest === undefined ? "—" : esc(open(digest));
+}
+
+/**
+ * What leaves with an export for this candidate: its decision records exactly as an export line carries them (the
+ * signed canonical bytes). A private note is only a salted digest here; the page never puts the note in this part.
+ */
+function exportPreview(e: QueueEntry, history: readonly LoggedRecord[]): string {
+  const records = history.filter((x) => x.record.candidate_sha256 === e.candidate_sha256 && x.record.decision === "APPROVED_FOR_RELEASE");
+  if (records.length === 0) return `<p class="export-preview">Nothing of this candidate leaves yet: only approved candidates are exported.</p>`;
+  const text = records.map((x) => new TextDecoder().decode(recordBytes(x.record))).join("\n");
+  return `<p>Each approval leaves as its signed record next to the candidate below: the reason code, the public note and the reviewer's name and key. A private note is only a salted digest here.</p>
+<pre class="export-preview">${esc(text)}</pre>`;
 }
 
 export function candidateView(d: CandidateViewData, v: ViewContext): string {
@@ -86,11 +118,11 @@ export function candidateView(d: CandidateViewData, v: ViewContext): string {
   const history =
     d.history.length === 0
       ? "<p>No decisions yet.</p>"
-      : `<table><thead><tr><th>#</th><th>Decided (UTC)</th><th>Decision</th><th>Reviewer</th><th>Candidate</th><th>Note</th></tr></thead><tbody>
+      : `<table><thead><tr><th>#</th><th>Decided (UTC)</th><th>Decision</th><th>Reviewer</th><th>Candidate</th><th>Reason</th><th>Public note (leaves with the export)</th><th>Private note (reviewers only, never exported)</th></tr></thead><tbody>
 ${d.history
   .map(
     (x) =>
-      `<tr><td>${esc(x.record.seq)}</td><td>${esc(x.record.decided_at)}</td><td><span class="status s-${esc(x.record.decision)}">${esc(x.record.decision)}</span></td><td>${esc(x.record.reviewer.name)}<br><span class="mono approvals">${esc(x.record.reviewer.fingerprint.slice(0, 8 + SHORT))}…</span></td><td class="mono">${esc(x.record.candidate_sha256.slice(0, SHORT))}${x.record.candidate_sha256 === e.candidate_sha256 ? "" : " (other bytes)"}</td><td>${esc(x.record.note)}</td></tr>`,
+      `<tr><td>${esc(x.record.seq)}</td><td>${esc(x.record.decided_at)}</td><td><span class="status s-${esc(x.record.decision)}">${esc(x.record.decision)}</span></td><td>${esc(x.record.reviewer.name)}<br><span class="mono approvals">${esc(x.record.reviewer.fingerprint.slice(0, 8 + SHORT))}…</span></td><td class="mono">${esc(x.record.candidate_sha256.slice(0, SHORT))}${x.record.candidate_sha256 === e.candidate_sha256 ? "" : " (other bytes)"}</td><td>${esc(reasonOf(x.record) ?? "—")}</td><td>${esc(publicNoteOf(x.record) ?? "—")}</td><td>${privateCell(x.record, d.privateNote)}</td></tr>`,
   )
   .join("\n")}
 </tbody></table>`;
@@ -106,8 +138,15 @@ ${d.history
 <input type="hidden" name="tm" value="${d.view.typology ? "1" : "0"}">
 <input type="hidden" name="clean" value="${d.view.clean ? "1" : "0"}">
 <input type="hidden" name="csrf" value="${esc(d.csrf)}">
-<label for="note">Note (one line, travels with the export; never paste an IOC value)</label>
-<input type="text" id="note" name="note" maxlength="1000" required autocomplete="off">
+<label for="reason">Reason</label>
+<select id="reason" name="reason" required>
+<option value="">choose a reason</option>
+${REVIEW_REASONS.map((r) => `<option value="${esc(r)}">${esc(r)}</option>`).join("\n")}
+</select>
+<label for="note">Private note (one line; sealed in the store, shown to reviewers, never exported)</label>
+<input type="text" id="note" name="note" maxlength="1000" autocomplete="off">
+<label for="public_note">Public note (one line; leaves with the export: never paste an IOC value)</label>
+<input type="text" id="public_note" name="public_note" maxlength="1000" autocomplete="off">
 <div class="buttons">
 <button class="approve" type="submit" name="decision" value="approve">Approve</button>
 <button class="reject" type="submit" name="decision" value="reject">Reject</button>
@@ -132,6 +171,8 @@ ${d.reasons.map((r) => `<li>${esc(r)}</li>`).join("\n")}
 <div class="card">${finished ?? form}</div>
 <h2>Decisions on this capsule</h2>
 ${history}
+<h2>Export preview: what leaves with the export</h2>
+<div class="card">${exportPreview(e, d.history)}</div>
 <h2>The candidate (outward record)</h2>
 <pre>${esc(JSON.stringify(e.candidate, null, 2))}</pre>`;
 }

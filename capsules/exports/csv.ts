@@ -8,6 +8,7 @@
 import { csvRecord, csvText } from "../../published/regional/csv.js";
 import { IOC_KINDS } from "../../published/pack/vocabulary.js";
 import type { Lead } from "./lead.js";
+import { publicNoteOf, reasonOf } from "../review/record.js";
 import { releasedByText, shownValue, type LeadRelease } from "./released.js";
 import { tlpName, type TlpLevel } from "./tlp.js";
 
@@ -31,7 +32,8 @@ export const CSV_COLUMNS = [
   "reviewer",
   "reviewer_fingerprint",
   "review_record",
-  "review_note",
+  "review_reason",
+  "review_public_note",
   "indicator_kind",
   "indicator_value",
   "released_by",
@@ -61,7 +63,8 @@ function row(lead: Lead, tlp: TlpLevel): string[] {
     d.reviewer.name,
     d.reviewer.fingerprint,
     String(d.seq),
-    d.note,
+    reasonOf(d) ?? "",
+    publicNoteOf(d) ?? "",
     "",
     "",
     "",

@@ -7,7 +7,7 @@
 import type { Tier } from "../assessment/types.js";
 import { TIER_RANK } from "../assessment/vocabulary.js";
 import type { Candidate } from "../candidates/types.js";
-import type { ReviewRecord } from "../review/record.js";
+import { publicNoteOf, reasonOf, type ReviewRecord } from "../review/record.js";
 import type { IntelligencePack, PackSource } from "../../published/pack/types.js";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import { releasedByText, type LeadRelease } from "./released.js";
@@ -92,7 +92,7 @@ export function unixSeconds(iso: string): string {
   return String(Math.floor(Date.parse(iso) / 1000));
 }
 
-/** The lead in plain text lines (the STIX note's content and the MISP analyst note): outward fields only. */
+/** The lead in plain text lines (the STIX note's content and the MISP lead `text` attribute): outward fields only. */
 export function leadText(lead: Lead): string[] {
   const c = lead.candidate;
   const lines = [
@@ -116,7 +116,11 @@ export function leadText(lead: Lead): string[] {
   lines.push(`origin answer: ${c.origin_answer}`);
   for (const d of lead.approvals) {
     lines.push(`review: ${d.decision} by ${d.reviewer.name} (${d.reviewer.fingerprint}) at ${d.decided_at}, record #${d.seq} of the signed review log`);
-    lines.push(`reviewer note: ${d.note}`);
+    // Only what a reviewer chose to release: the reason code and the public note. A private note never is in a
+    // record (only its salted digest), so it cannot reach any format.
+    lines.push(`review reason: ${reasonOf(d) ?? "none (a record from before reason codes)"}`);
+    const publicNote = publicNoteOf(d);
+    if (publicNote !== undefined) lines.push(`reviewer's public note: ${publicNote}`);
   }
   return lines;
 }

@@ -25,7 +25,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../../src/json/va
 import { signingKeyFingerprint, verifySignature, type SigningKey } from "../../src/crypto/sign.js";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import { isDecisionTime, type ReviewerIdentity } from "../review/record.js";
-import { isReviewReason, REVIEW_REASONS, reviewerNameProblem, type ReviewReason } from "../review/text-rules.js";
+import { isReviewReason, recordedNameProblem, REVIEW_REASONS, type ReviewReason } from "../review/text-rules.js";
 
 export const RELEASE_RECORD_SCHEMA = "evidence-bridge-release-record/v1";
 const SIGNING_DOMAIN = "evidence-bridge release record v1\u0000";
@@ -147,7 +147,8 @@ export function releaseFromJson(v: JsonValue, path = "release"): ReleaseRecord {
   if (!isJsonObject(reviewer)) throw new ReleaseShapeError(`${path}.reviewer`, "expected an object");
   closed(reviewer, REVIEWER_MEMBERS, `${path}.reviewer`);
   const name = reviewer.get("name");
-  const np = reviewerNameProblem(name);
+  // A key registered under a name from before the name rule (v1) may still release.
+  const np = recordedNameProblem(name, true);
   if (np !== undefined) throw new ReleaseShapeError(`${path}.reviewer.name`, np);
   const fingerprint = str(reviewer, "fingerprint", `${path}.reviewer`, FINGERPRINT, "ed25519: and 64 lowercase hexadecimal digits");
   const publicKey = str(reviewer, "public_key", `${path}.reviewer`, HEX64, "64 lowercase hexadecimal digits");

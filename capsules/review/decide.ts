@@ -1,9 +1,9 @@
 /**
  * Recording one decision the way every front end does it (`review approve|reject|defer` and the review page): the
- * note's text rules, the candidate re-derived from the sealed capsule in the chosen view, optionally the digest the
- * reviewer saw (the page binds its form to it), the outward guard on the note and the reviewer's name against every
- * private value of the store,
- * the review policy from the store, then the locked, verified, signed append of log.ts.
+ * reason code and the notes' text rules, the candidate re-derived from the sealed capsule in the chosen view,
+ * optionally the digest the reviewer saw (the page binds its form to it), the outward guard on the public note and
+ * the reviewer's name against every private value of the store, the private note sealed in the store (only its
+ * salted digest is signed), the review policy from the store, then the locked, verified, signed append of log.ts.
  */
 import type { IntelligencePack } from "../../published/pack/types.js";
 import type { CandidateView } from "../candidates/types.js";
@@ -12,20 +12,27 @@ import type { SealedStore } from "../store/store.js";
 import { approvalsFor, countedKeys, type ApprovalCount } from "./approvals.js";
 import type { Decision } from "./decisions.js";
 import { ReviewError } from "./errors.js";
-import { appendDecision, loadReviewLog, type AppendOptions, type Reviewer } from "./log.js";
+import { appendDecision, loadReviewLog, readLogBytes, type AppendOptions, type Reviewer } from "./log.js";
+import { reviewLayout } from "./layout.js";
 import { readReviewPolicy } from "./policy.js";
 import { OutwardTexts } from "../guard/outward-guard.js";
 import { storeGuardFor } from "../guard/store-guard.js";
 import { guardOutward, openReviewTarget } from "./review-target.js";
 import type { LoggedRecord } from "./state.js";
-import { noteProblem } from "./text-rules.js";
+import { noteProblem, reasonProblem, type ReviewReason } from "./text-rules.js";
+import { removePrivateNote, sealPrivateNote } from "./private-notes.js";
 
 export interface DecisionRequest {
   /** Full capsule id. */
   capsule_sha256: string;
   view: CandidateView;
   decision: Decision;
-  note: string;
+  /** One code of the closed list (text-rules.ts). */
+  reason: ReviewReason;
+  /** The private note (`--note`): sealed, shown to reviewers, never exported. */
+  note?: string;
+  /** The public note (`--public-note`): the only free text that leaves with the export; leak-guarded. */
+  publicNote?: string;
   /** The candidate digest the reviewer looked at; a different current digest is refused (`stale-candidate`). */
   expectedDigest?: string;
 }
@@ -37,8 +44,9 @@ export interface RecordedDecision {
 }
 
 /**
- * Records one decision. Throws {@link ReviewError}: `invalid-note`, `no-candidate`, `stale-candidate`, `leak` (the
- * message never echoes the note), `policy`, plus those of {@link appendDecision}.
+ * Records one decision. Throws {@link ReviewError}: `invalid-note` (a reason or note that breaks its rule),
+ * `no-candidate`, `stale-candidate`, `leak` (the message never echoes the public note), `policy`, plus those of
+ * {@link appendDecision}.
  */
 export function recordDecision(
   home: string,
@@ -48,8 +56,12 @@ export function recordDecision(
   reviewer: Reviewer,
   opts: Omit<AppendOptions, "policy"> = {},
 ): RecordedDecision {
-  const np = noteProblem(req.note);
-  if (np !== undefined) throw new ReviewError("invalid-note", `--note: ${np}`);
+  const rp = reasonProblem(req.reason);
+  if (rp !== undefined) throw new ReviewError("invalid-note", `--reason: ${rp}`);
+  for (const [flag, text] of [["--note", req.note], ["--public-note", req.publicNote]] as const) {
+    const np = text === undefined ? undefined : noteProblem(text);
+    if (np !== undefined) throw new ReviewError("invalid-note", `${flag}: ${np}`);
+  }
   const id = req.capsule_sha256;
   // The candidate and every private value the guards need are projections of the capsules' derivations.
   const derivations = new StoredDerivations(store, pack);
@@ -62,14 +74,17 @@ export function recordDecision(
       `the candidate of capsule ${id} is now ${r.digest.slice(0, 12)}, not the ${req.expectedDigest.slice(0, 12)} you reviewed (the capsule, the pack or the rules changed): look at it again`,
     );
   }
-  // Notes travel with every export, and so does the reviewer's name signed into the record (a name is chosen freely
-  // at keys init): both are checked against every private value of the store, in every form (guard/). One store
-  // guard holds what may occur in either text; each text is then checked on its own.
-  const texts = OutwardTexts.of([{ value: req.note }, { value: reviewer.name }]);
-  const storeGuard = storeGuardFor(store, derivations, texts ?? [req.note, reviewer.name]);
-  const leak = guardOutward(target, req.note, "the note", storeGuard, {}, texts);
+  // The public note travels with every export, and so does the reviewer's name signed into the record: both are
+  // checked against every private value of the store, in every form (guard/). One store guard holds what may occur
+  // in either text; each text is then checked on its own. The private note is sealed instead, never guarded.
+  const outward = req.publicNote === undefined ? [reviewer.name] : [req.publicNote, reviewer.name];
+  const texts = OutwardTexts.of(outward.map((value) => ({ value })));
+  const storeGuard = storeGuardFor(store, derivations, texts ?? outward);
+  const leak = req.publicNote === undefined ? undefined : guardOutward(target, req.publicNote, "the public note", storeGuard, {}, texts);
   derivations.save();
-  if (leak !== undefined) throw new ReviewError("leak", `--note refused: ${leak}; notes travel with the export, write them without private values`);
+  if (leak !== undefined) {
+    throw new ReviewError("leak", `--public-note refused: ${leak}; the public note leaves with the export: keep private details in --note (sealed, never exported)`);
+  }
   const nameLeak = guardOutward(target, reviewer.name, "the reviewer name", storeGuard, {}, texts);
   if (nameLeak !== undefined) {
     throw new ReviewError(
@@ -78,13 +93,40 @@ export function recordDecision(
     );
   }
   const policy = readReviewPolicy(store);
-  const entry = appendDecision(
-    home,
-    { capsule_sha256: id, candidate_sha256: r.digest, typology_match_visible: req.view.includeTypologyMatches, decision: req.decision, note: req.note },
-    reviewer,
-    { ...opts, policy },
-  );
+  // Sealed before the record that names it is appended: a record never names a note that is not in the store.
+  const privateDigest = req.note === undefined ? undefined : sealPrivateNote(home, store.keys.store, req.note);
+  let entry: LoggedRecord;
+  try {
+    entry = appendDecision(
+      home,
+      {
+        capsule_sha256: id,
+        candidate_sha256: r.digest,
+        typology_match_visible: req.view.includeTypologyMatches,
+        decision: req.decision,
+        reason: req.reason,
+        ...(privateDigest === undefined ? {} : { private_note_sha256: privateDigest }),
+        ...(req.publicNote === undefined ? {} : { public_note: req.publicNote }),
+      },
+      reviewer,
+      { ...opts, policy },
+    );
+  } catch (e) {
+    // Refused (a double decision, a broken log, …): the note it sealed names no record, so it goes again. An error
+    // after the record was appended (its head or position write) keeps it: the log names it.
+    if (privateDigest !== undefined && !logMentions(home, privateDigest)) removePrivateNote(home, privateDigest);
+    throw e;
+  }
   // Count over the log as it is now (re-read: other reviewers may have appended since, under the same lock).
   const approvals = approvalsFor(loadReviewLog(home).state.recordsForDigest(r.digest), policy, opts.isKnown ?? countedKeys(home));
   return { entry, approvals };
+}
+
+/** Whether the log's bytes hold `digest` (a record names it). */
+function logMentions(home: string, digest: string): boolean {
+  try {
+    return Buffer.from(readLogBytes(reviewLayout(home))).includes(digest);
+  } catch {
+    return true; // unreadable: keep the note
+  }
 }

@@ -5,6 +5,7 @@
  */
 import { parseStrictJson } from "../../src/json/parse.js";
 import { isJsonObject, type JsonValue } from "../../src/json/value.js";
+import { isCheckpointValue } from "./checkpoint.js";
 
 /** A description of a file that is not a JSON Lines review export ("a STIX 2.1 bundle"), or undefined. */
 export function unverifiableExportFormat(bytes: Uint8Array): string | undefined {
@@ -26,9 +27,8 @@ export function unverifiableExportFormat(bytes: Uint8Array): string | undefined 
   if (!isJsonObject(doc)) return undefined;
   if (doc.get("type") === "bundle") return "a STIX 2.1 bundle";
   if (doc.has("Event") || doc.has("response")) return "a MISP event";
-  // One line of a JSON Lines export on its own: a record without its checkpoint, or the checkpoint of an export
-  // with no decisions in it. The per-line report says what is wrong with it, if anything.
-  if (doc.has("schema_version") && (doc.has("decision") || doc.has("checkpoint"))) return undefined;
+  if (doc.has("schema_version") && doc.has("decision")) return undefined; // one JSON Lines record without its checkpoint
+  if (isCheckpointValue(doc)) return undefined; // an export of no approval: its signed checkpoint alone
   return "one JSON document, not JSON Lines";
 }
 

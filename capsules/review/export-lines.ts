@@ -11,19 +11,25 @@
  * approved view and must have exactly the approved digest (the data, the pack or the rules did not change after
  * review); its record's signature is checked again; and the outward guard covers the whole line against that
  * capsule's private values (the candidate was checked when it was derived, the decision is checked here), and the
- * decision's free text (note, reviewer name) against every private value of the store. Any refusal refuses the
- * export (all or nothing), naming every refused capsule and why. Nothing is sent anywhere.
+ * decision's free text (public note, reviewer name) against every private value of the store. A private note is
+ * never in a line: the record carries only its salted digest (private-notes.ts). Any refusal refuses the export
+ * (all or nothing), naming every refused capsule and why. Nothing is sent anywhere.
+ *
+ * The signed checkpoint that ends the export (checkpoint.ts) carries the log head it was made at and every veto of
+ * the log: each rejection of a candidate digest that an earlier record approved (issue 29 item 4).
  */
 import { canonicalBytes } from "../../src/json/canonical.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import type { Candidate } from "../candidates/types.js";
 import type { SealedStore } from "../store/store.js";
 import { approvalsFor, countedKeys, type ApprovalCount } from "./approvals.js";
-import { checkpointLine } from "./checkpoint.js";
+import { checkpointLine, type Veto } from "./checkpoint.js";
+import type { LoggedRecord } from "./state.js";
 import { ReviewError } from "./errors.js";
 import { DEFAULT_POLICY, readReviewPolicy, type ReviewPolicy } from "./policy.js";
 import type { LogVerification } from "./log.js";
-import { signatureProblem, type ReviewRecord } from "./record.js";
+import { privateNoteDigestOf, publicNoteOf, signatureProblem, type ReviewRecord } from "./record.js";
+import { openPrivateNote } from "./private-notes.js";
 import { storeGuardFor } from "../guard/store-guard.js";
 import { OutwardTexts, type CheckOptions, type OutwardGuard } from "../guard/outward-guard.js";
 import { guardOutward, openReviewTarget, type ReviewTarget } from "./review-target.js";
@@ -98,19 +104,19 @@ function rederive(derivations: StoredDerivations, records: readonly ReviewRecord
 }
 
 /** The options each decision of `c` is checked with: what this export verified in it is not searched. */
-const decisionOpts = (c: Rederived, d: ReviewRecord): CheckOptions => ({ isPublic: verifiedIn(d, c.target.capsule_sha256, c.digest) });
+const decisionOpts = (c: Rederived, d: ReviewRecord, sealedNotes: ReadonlySet<string>): CheckOptions => ({ isPublic: verifiedIn(d, c.target.capsule_sha256, c.digest, sealedNotes) });
 
 /**
  * The export lines of a candidate derived again (one per counted approval record), or one refusal. `among`: the
  * prepared texts of every decision of the export (each collected with {@link decisionOpts}).
  */
-function guardLines(c: Rederived, wide: OutwardGuard, among: OutwardTexts | undefined): { lines: ExportLine[] } | { refusal: string } {
+function guardLines(c: Rederived, wide: OutwardGuard, among: OutwardTexts | undefined, sealedNotes: ReadonlySet<string>): { lines: ExportLine[] } | { refusal: string } {
   const lines: ExportLine[] = [];
   for (const decision of c.records) {
     // The candidate passed the guard over this capsule's values when it was derived (an emitted view always has,
     // capsules/pipeline/derive.ts), and the rest of the line is the decision: it is checked against this capsule's
-    // values, and its free text (note, reviewer name) against every private value of the store.
-    const leak = guardOutward(c.target, decision, "export.decision", undefined, decisionOpts(c, decision), among);
+    // values, and its free text (public note, reviewer name) against every private value of the store.
+    const leak = guardOutward(c.target, decision, "export.decision", undefined, decisionOpts(c, decision, sealedNotes), among);
     if (leak !== undefined) return { refusal: leak };
     const wideVerdict = wide.check(decisionText(decision), "export.decision");
     if (!wideVerdict.ok) return { refusal: wideVerdict.reason };
@@ -123,21 +129,50 @@ function guardLines(c: Rederived, wide: OutwardGuard, among: OutwardTexts | unde
  * The members of decision `d` this export has verified (docs/review.md, docs/guard.md): its capsule id and
  * candidate digest, equal to the capsule's id and to the digest of the candidate derived again now; `prev_sha256`,
  * the digest of the previous record (the log's chain verified before anything is exported); and the reviewer's
- * public key, its fingerprint and the signature, which verify together (`signatureProblem` above). Nobody can write
- * a private value into a digest of other bytes, or into a key and signature that verify, without breaking SHA-256
- * or forging Ed25519, so these are not searched; every other string of the record is (note, reviewer name, time,
- * decision, member names).
+ * public key, its fingerprint and the signature, which verify together (`signatureProblem` above); and the private
+ * note's digest when the sealed note in this store hashes to it (`sealedNotes`). Nobody can write a private value
+ * into a digest of other bytes, or into a key and signature that verify, without breaking SHA-256 or forging
+ * Ed25519, so these are not searched; every other string of the record is (public note, reason, reviewer name,
+ * time, decision, member names, a private-note digest this store cannot open).
  */
-function verifiedIn(d: ReviewRecord, capsuleId: string, candidateDigest: string): (s: string) => boolean {
+function verifiedIn(d: ReviewRecord, capsuleId: string, candidateDigest: string, sealedNotes: ReadonlySet<string>): (s: string) => boolean {
   const verified = new Set([d.prev_sha256, d.signature, d.reviewer.public_key, d.reviewer.fingerprint]);
+  const noteDigest = privateNoteDigestOf(d);
+  if (noteDigest !== undefined && sealedNotes.has(noteDigest)) verified.add(noteDigest);
   if (d.capsule_sha256 === capsuleId) verified.add(capsuleId);
   if (d.candidate_sha256 === candidateDigest) verified.add(candidateDigest);
   return (s) => verified.has(s);
 }
 
-/** The members of a decision record a person wrote (the rest are digests, a signature, a key, a time, an enum). */
-function decisionText(record: ReviewRecord): { note: string; reviewer: { name: string } } {
-  return { note: record.note, reviewer: { name: record.reviewer.name } };
+/** The members of a decision record a person wrote (the rest are digests, a signature, a key, a time, enums). */
+function decisionText(record: ReviewRecord): { public_note: string | null; reviewer: { name: string } } {
+  return { public_note: publicNoteOf(record) ?? null, reviewer: { name: record.reviewer.name } };
+}
+
+/** The private-note digests of `records` whose sealed note in this store opens and hashes to them. */
+function sealedNoteDigests(store: SealedStore | undefined, records: readonly ReviewRecord[]): Set<string> {
+  const out = new Set<string>();
+  if (store === undefined) return out;
+  for (const r of records) {
+    const digest = privateNoteDigestOf(r);
+    if (digest !== undefined && "note" in openPrivateNote(store.home, store.keys.store, digest)) out.add(digest);
+  }
+  return out;
+}
+
+/**
+ * The vetoes of a verified log: every rejection of a candidate digest that an earlier record approved, in log
+ * order. The export's checkpoint carries them, so an approval line copied from an older export into a newer one is
+ * refused by `review verify-export` (verify-export.ts).
+ */
+export function vetoesOf(records: readonly LoggedRecord[]): Veto[] {
+  const approved = new Set<string>();
+  const out: Veto[] = [];
+  for (const { record: r } of records) {
+    if (r.decision === "APPROVED_FOR_RELEASE") approved.add(r.candidate_sha256);
+    else if (r.decision === "REJECTED" && approved.has(r.candidate_sha256)) out.push({ seq: r.seq, capsule_sha256: r.capsule_sha256, candidate_sha256: r.candidate_sha256 });
+  }
+  return out;
 }
 
 /**
@@ -161,7 +196,7 @@ export function buildExport(
     exported: [],
     pending: [],
     policy,
-    checkpoint: store === undefined ? undefined : checkpointLine(digests, store.keys.signing),
+    checkpoint: store === undefined ? undefined : checkpointLine(digests, vetoesOf(log.records), store.keys.signing),
   };
   const refusals: (ExportRefusal & { at: number })[] = [];
   // The approved capsules' candidates are derived again; of every other capsule the store guard needs only values.
@@ -184,9 +219,10 @@ export function buildExport(
     if ("refusal" in result) refusals.push({ capsule_sha256: record.capsule_sha256, seq: record.seq, reason: result.refusal, at: i });
     else rederived.push({ at: i, record, c: result });
   }
-  const among = OutwardTexts.of(rederived.flatMap(({ c }) => c.records.map((d) => ({ value: d, opts: decisionOpts(c, d) }))));
+  const sealedNotes = sealedNoteDigests(store, rederived.flatMap(({ c }) => c.records));
+  const among = OutwardTexts.of(rederived.flatMap(({ c }) => c.records.map((d) => ({ value: d, opts: decisionOpts(c, d, sealedNotes) }))));
   for (const { at, record, c } of rederived) {
-    const result = guardLines(c, wide!, among);
+    const result = guardLines(c, wide!, among, sealedNotes);
     if ("refusal" in result) {
       // Named by the capsule's latest decision, as every other refusal (not its last counted approval).
       refusals.push({ capsule_sha256: record.capsule_sha256, seq: record.seq, reason: result.refusal, at });

@@ -13,7 +13,7 @@ export {
 } from "./policy.js";
 export { allowedDecisions, DECISIONS, isDecision, REVIEW_STATUSES, VERB_DECISIONS, type Decision, type ReviewStatus, type ReviewVerb } from "./decisions.js";
 export { ReviewError, type ReviewErrorCode } from "./errors.js";
-export { buildExport, REVIEW_EXPORT_SCHEMA, type ExportLine, type ExportOptions, type ExportOutcome, type ExportRefusal } from "./export-lines.js";
+export { buildExport, REVIEW_EXPORT_SCHEMA, vetoesOf, type ExportLine, type ExportOptions, type ExportOutcome, type ExportRefusal } from "./export-lines.js";
 export { checkChain, type ChainCheck, type ChainProblem } from "./chain.js";
 export { checkHead, readHead, REVIEW_HEAD_SCHEMA, writeHead, type HeadCheck, type LogHead } from "./head.js";
 export { reviewLayout, type ReviewLayout } from "./layout.js";
@@ -34,6 +34,14 @@ export {
   decisionTime,
   GENESIS_PREV,
   isDecisionTime,
+  privateNoteDigestOf,
+  publicNoteOf,
+  reasonOf,
+  REVIEW_RECORD_SCHEMA_V1,
+  type ReviewRecordV1,
+  type ReviewRecordV2,
+  type UnsignedRecordV1,
+  type UnsignedRecordV2,
   RecordShapeError,
   recordBytes,
   recordDigest,
@@ -51,6 +59,8 @@ export { guardOutward, openReviewTarget, type ReviewTarget } from "./review-targ
 export {
   createReviewerKey,
   loadReviewerKey,
+  migrateReviewerKeyFiles,
+  reviewerKeyFileName,
   REVIEWER_KEY_TYPE,
   reviewerKeysDir,
   reviewerNames,
@@ -59,8 +69,20 @@ export {
 } from "./reviewer-key.js";
 export { finalText, ReviewState, type LoggedRecord } from "./state.js";
 export { reviewedRows, shownFor, shownStatus, statusLens, type ApprovalsSummary, type ReviewedRow, type ShownStatus, type StatusLens } from "./status.js";
-export { NOTE_MAX_CHARS, noteProblem, REVIEWER_NAME, reviewerNameProblem } from "./text-rules.js";
-export { parseTrustList, verifyExportBytes, type ExportKey, type ExportLineReport, type ExportReport } from "./verify-export.js";
+export {
+  isReviewReason,
+  NOTE_MAX_CHARS,
+  normalizedReviewerName,
+  noteProblem,
+  reasonProblem,
+  REVIEW_REASONS,
+  REVIEWER_NAME_MAX_CHARS,
+  reviewerNameProblem,
+  type ReviewReason,
+} from "./text-rules.js";
+export { openPrivateNote, privateNoteDigest, privateNotesDir, sealPrivateNote, type OpenedNote } from "./private-notes.js";
+export { checkPositions, reestablishCommand, reestablishPosition, REESTABLISH_REASONS, type ReestablishReason } from "./positions.js";
+export { parseTrustList, verifyExportBytes, type ExportKey, type ExportLineReport, type ExportReport, type WithdrawnLead } from "./verify-export.js";
 export {
   isKnownReviewer,
   loadReviewerRegistry,
@@ -71,4 +93,4 @@ export {
   type ReviewerOrigin,
   type ReviewerRegistry,
 } from "./reviewer-registry.js";
-export { CHECKPOINT_SCHEMA, checkpointLine, extensionProblem, readCheckpoint, type Checkpoint } from "./checkpoint.js";
+export { CHECKPOINT_SCHEMA, checkpointLine, extensionProblem, readCheckpoint, type Checkpoint, type Veto } from "./checkpoint.js";

@@ -20,7 +20,7 @@ import type { Decision } from "./decisions.js";
 import { ReviewError } from "./errors.js";
 import { checkHead, readHead, writeHead } from "./head.js";
 import { reviewLayout, type ReviewLayout } from "./layout.js";
-import { positionProblem, writePosition } from "./positions.js";
+import { checkPositions, writePosition } from "./positions.js";
 import { loadReviewerRegistry } from "./reviewer-registry.js";
 import { join } from "node:path";
 import { keyLayout } from "../../src/crypto/keys.js";
@@ -28,7 +28,7 @@ import { withFileLock, type LockOptions } from "./lock.js";
 import { decisionTime, recordBytes, REVIEW_RECORD_SCHEMA, signRecord, type UnsignedRecord } from "./record.js";
 import { DEFAULT_POLICY, type ReviewPolicy } from "./policy.js";
 import { finalText, type LoggedRecord } from "./state.js";
-import { noteProblem, reviewerNameProblem } from "./text-rules.js";
+import { noteProblem, reasonProblem, reviewerNameProblem, type ReviewReason } from "./text-rules.js";
 import { errno } from "../../src/errno.js";
 
 /** Largest log read (about 300,000 records). */
@@ -40,6 +40,8 @@ export interface LogVerification extends ChainCheck {
   ok: boolean;
   /** The first failure, one line naming the record (or the head file). */
   error?: string;
+  /** Which check failed first: the registry, the chain (records), the head file or the reviewers' positions. */
+  failed?: "registry" | "chain" | "head" | "positions";
   warnings: string[];
 }
 
@@ -61,15 +63,16 @@ export function verifyReviewLog(home: string): LogVerification {
     registry = loadReviewerRegistry(home);
   } catch (e) {
     const chain = checkChain(new Uint8Array(0));
-    return { ...chain, path: layout.log, ok: false, error: (e as Error).message, warnings: [] };
+    return { ...chain, path: layout.log, ok: false, error: (e as Error).message, failed: "registry", warnings: [] };
   }
   const chain = checkChain(readLogBytes(layout), { known: registry });
-  if (chain.problem !== undefined) return { ...chain, path: layout.log, ok: false, error: chain.problem.message, warnings: [] };
+  if (chain.problem !== undefined) return { ...chain, path: layout.log, ok: false, error: chain.problem.message, failed: "chain", warnings: [] };
   const head = checkHead(readHead(layout.head), chain.records);
-  if (head.problem !== undefined) return { ...chain, path: layout.log, ok: false, error: head.problem, warnings: head.warnings };
-  const position = positionProblem(reviewersDir(home), chain.records, registry);
-  if (position !== undefined) return { ...chain, path: layout.log, ok: false, error: position, warnings: head.warnings };
-  return { ...chain, path: layout.log, ok: true, warnings: head.warnings };
+  if (head.problem !== undefined) return { ...chain, path: layout.log, ok: false, error: head.problem, failed: "head", warnings: head.warnings };
+  const positions = checkPositions(reviewersDir(home), chain.records, registry);
+  const warnings = [...head.warnings, ...positions.notices];
+  if (positions.problem !== undefined) return { ...chain, path: layout.log, ok: false, error: positions.problem, failed: "positions", warnings };
+  return { ...chain, path: layout.log, ok: true, warnings };
 }
 
 function reviewersDir(home: string): string {
@@ -90,7 +93,12 @@ export interface DecisionDraft {
   candidate_sha256: string;
   typology_match_visible: boolean;
   decision: Decision;
-  note: string;
+  /** One code of the closed list (text-rules.ts). */
+  reason: ReviewReason;
+  /** The salted digest of the private note sealed beforehand (private-notes.ts); absent without a private note. */
+  private_note_sha256?: string;
+  /** The note that leaves with the export (leak-guarded by the caller, decide.ts); absent without one. */
+  public_note?: string;
 }
 
 export interface Reviewer {
@@ -113,10 +121,22 @@ export interface AppendOptions {
  * allowed for this digest), `broken-log`, `busy` (lock timeout) or `io`.
  */
 export function appendDecision(home: string, draft: DecisionDraft, reviewer: Reviewer, opts: AppendOptions = {}): LoggedRecord {
-  const np = noteProblem(draft.note);
-  if (np !== undefined) throw new ReviewError("invalid-note", `--note: ${np}`);
+  const rp = reasonProblem(draft.reason);
+  if (rp !== undefined) throw new ReviewError("invalid-note", `--reason: ${rp}`);
+  if (draft.public_note !== undefined) {
+    const np = noteProblem(draft.public_note);
+    if (np !== undefined) throw new ReviewError("invalid-note", `--public-note: ${np}`);
+  }
+  if (draft.private_note_sha256 !== undefined && !/^[0-9a-f]{64}$/.test(draft.private_note_sha256)) {
+    throw new ReviewError("invalid-note", "private_note_sha256: expected 64 lowercase hexadecimal digits");
+  }
   const nameProblem = reviewerNameProblem(reviewer.name);
-  if (nameProblem !== undefined) throw new ReviewError("invalid-name", `reviewer name: ${nameProblem}`);
+  if (nameProblem !== undefined) {
+    throw new ReviewError(
+      "invalid-name",
+      `reviewer name: ${nameProblem}; a name registered before names had this rule is renamed with 'evidence-bridge keys trust ${reviewer.key.fingerprint} --name "New Name"'`,
+    );
+  }
   const layout = reviewLayout(home);
   try {
     prepareDataDir(home);
@@ -128,11 +148,15 @@ export function appendDecision(home: string, draft: DecisionDraft, reviewer: Rev
     layout.lock,
     () => {
       const log = loadReviewLog(home);
-      if (!loadReviewerRegistry(home).isKnown(reviewer.key.fingerprint)) {
+      const registered = loadReviewerRegistry(home).get(reviewer.key.fingerprint);
+      if (registered === undefined) {
         throw new ReviewError(
           "reviewer-key",
           `reviewer key ${reviewer.key.fingerprint} (${reviewer.name}) is not registered in this store: create reviewer keys with 'evidence-bridge keys init --reviewer NAME', or register this one with 'evidence-bridge keys trust ${reviewer.key.fingerprint} --name ${reviewer.name}'`,
         );
+      }
+      if (registered.name !== reviewer.name) {
+        throw new ReviewError("reviewer-key", `reviewer key ${reviewer.key.fingerprint} is registered as ${registered.name}, not ${reviewer.name}: the name signed into a record is the registered one`);
       }
       const last = log.state.lastForDigest(draft.candidate_sha256);
       if (last?.record.decision === "APPROVED_FOR_RELEASE" && last.record.capsule_sha256 === draft.capsule_sha256) {
@@ -150,7 +174,9 @@ export function appendDecision(home: string, draft: DecisionDraft, reviewer: Rev
         candidate_sha256: draft.candidate_sha256,
         typology_match_visible: draft.typology_match_visible,
         decision: draft.decision,
-        note: draft.note,
+        reason: draft.reason,
+        private_note_sha256: draft.private_note_sha256 ?? null,
+        public_note: draft.public_note ?? null,
         reviewer: { name: reviewer.name, fingerprint: reviewer.key.fingerprint, public_key: bytesToHex(reviewer.key.publicKey) },
         decided_at: decisionTime((opts.now ?? (() => new Date()))()),
       };
@@ -167,7 +193,7 @@ export function appendDecision(home: string, draft: DecisionDraft, reviewer: Rev
         throw new ReviewError("io", `record #${seq} was appended but the head file could not be updated: ${(e as Error).message}`);
       }
       try {
-        writePosition(reviewersDir(home), reviewer.name, reviewer.key, entry);
+        writePosition(reviewersDir(home), reviewer.key, entry);
       } catch (e) {
         throw new ReviewError("io", `record #${seq} was appended but reviewer ${reviewer.name}'s position could not be updated: ${(e as Error).message}`);
       }

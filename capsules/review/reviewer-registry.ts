@@ -25,7 +25,7 @@ import { ensurePrivateDir, replaceFile } from "../../src/crypto/safe-write.js";
 import { verifySignature } from "../../src/crypto/sign.js";
 import { ReviewError } from "./errors.js";
 import { withFileLock } from "./lock.js";
-import { reviewerNameProblem } from "./text-rules.js";
+import { recordedNameProblem, reviewerNameProblem } from "./text-rules.js";
 
 export const REVIEWER_REGISTRY_FORMAT = "evidence-bridge-reviewer-registry/v1";
 export const REGISTRY_DOMAIN = "evidence-bridge reviewer registry v1\u0000";
@@ -55,6 +55,8 @@ export interface ReviewerRegistry {
   isKnown(fingerprint: string): boolean;
   /** The registered reviewer with this fingerprint. */
   get(fingerprint: string): RegisteredReviewer | undefined;
+  /** The registered reviewer with this name. */
+  byName(name: string): RegisteredReviewer | undefined;
 }
 
 export function reviewerRegistryPath(home: string): string {
@@ -63,7 +65,8 @@ export function reviewerRegistryPath(home: string): string {
 
 function registryOf(path: string, present: boolean, reviewers: RegisteredReviewer[]): ReviewerRegistry {
   const byFp = new Map(reviewers.map((r) => [r.fingerprint, r]));
-  return { path, present, reviewers, isKnown: (fp) => byFp.has(fp), get: (fp) => byFp.get(fp) };
+  const byName = new Map(reviewers.map((r) => [r.name, r]));
+  return { path, present, reviewers, isKnown: (fp) => byFp.has(fp), get: (fp) => byFp.get(fp), byName: (n) => byName.get(n) };
 }
 
 function signedMessage(installationKey: string, reviewers: readonly RegisteredReviewer[]): Uint8Array {
@@ -137,7 +140,9 @@ export function loadReviewerRegistry(home: string): ReviewerRegistry {
     const name = r.get("name");
     const origin = r.get("origin");
     if (typeof fingerprint !== "string" || !FINGERPRINT.test(fingerprint)) throw bad(`${at}.fingerprint: expected ed25519: and 64 lowercase hexadecimal digits`);
-    if (reviewerNameProblem(name) !== undefined) throw bad(`${at}.name: ${reviewerNameProblem(name)}`);
+    // Entries registered before the name rule keep their names until renamed (registerReviewer).
+    const np = recordedNameProblem(name, true);
+    if (np !== undefined) throw bad(`${at}.name: ${np}`);
     if (!(ORIGINS as readonly unknown[]).includes(origin)) throw bad(`${at}.origin: expected "created" or "trusted"`);
     return { fingerprint, name: name as string, origin: origin as ReviewerOrigin };
   });
@@ -173,7 +178,8 @@ export function isKnownReviewer(home: string, fingerprint: string): boolean {
 /**
  * Adds a reviewer and re-signs the registry with the installation signing key (`keys`, already loaded). Idempotent
  * for the same fingerprint and name; refuses another name for a registered key and a name registered with
- * another key. Serialised by `keys/reviewers.lock`.
+ * another key, except that a key registered under a name from before the name rule (text-rules.ts) takes the new
+ * name, keeping its origin (the migration docs/review.md describes). Serialised by `keys/reviewers.lock`.
  */
 export function registerReviewer(home: string, keys: InstallationKeys, entry: RegisteredReviewer): RegisteredReviewer {
   const nameProblem = reviewerNameProblem(entry.name);
@@ -184,19 +190,22 @@ export function registerReviewer(home: string, keys: InstallationKeys, entry: Re
   return withFileLock(join(dir, "reviewers.lock"), () => {
     const current = loadReviewerRegistry(home);
     const same = current.get(entry.fingerprint);
-    if (same !== undefined) {
+    const renaming = same !== undefined && same.name !== entry.name && reviewerNameProblem(same.name) !== undefined;
+    if (same !== undefined && !renaming) {
       if (same.name !== entry.name) throw new ReviewError("reviewer-key", `key ${entry.fingerprint} is already registered as ${same.name}`);
       return same;
     }
     const clash = current.reviewers.find((r) => r.name === entry.name);
     if (clash !== undefined) throw new ReviewError("reviewer-key", `a reviewer named ${entry.name} is already registered with key ${clash.fingerprint}`);
-    const reviewers = [...current.reviewers, { fingerprint: entry.fingerprint, name: entry.name, origin: entry.origin }].sort((a, b) =>
+    const kept = current.reviewers.filter((r) => r.fingerprint !== entry.fingerprint);
+    const added = { fingerprint: entry.fingerprint, name: entry.name, origin: same?.origin ?? entry.origin };
+    const reviewers = [...kept, added].sort((a, b) =>
       a.fingerprint < b.fingerprint ? -1 : 1,
     );
     const installationKey = bytesToHex(keys.signing.publicKey);
     const signature = bytesToHex(keys.signing.sign(signedMessage(installationKey, reviewers)));
     const body = canonicalBytes({ format: REVIEWER_REGISTRY_FORMAT, installation_key: installationKey, reviewers: reviewers.map((r) => ({ ...r })), signature }, "registry");
     replaceFile(dir, REGISTRY_NAME, new Uint8Array([...body, 0x0a]));
-    return entry;
+    return added;
   });
 }

@@ -7,6 +7,11 @@
  * control, format or bidi character. With a trust list, the signing key's fingerprint must be on it. A candidate may
  * appear on several lines (a four-eyes export has one line per approving key), but not twice with the same key.
  *
+ * The signed checkpoint (the last line) carries the log head the export was made at and the log's vetoes: an
+ * approval line whose candidate a later record of that log rejected is refused (a line copied from an older export
+ * into a newer one), and with `after` every approval of the OLDER export that the newer export's checkpoint vetoes
+ * is reported as withdrawn (and the export does not verify).
+ *
  * Released values (issue 32): a line `{"release":…}` carries one released IOC value with its nonce and signed release
  * records (capsules/release/export-line.ts); it verifies when every record verifies, names this candidate, kind and
  * index and commits to this value, every signer is pinned, and its candidate is an approved candidate of the export.
@@ -24,7 +29,7 @@ import { firstControlOrFormat } from "../assessment/text-rules.js";
 import { PUBLIC_RECORD_SCHEMA, REVIEW_REQUIRED } from "../candidates/types.js";
 import { ReviewError } from "./errors.js";
 import { REVIEW_EXPORT_SCHEMA } from "./export-lines.js";
-import { extensionProblem, isCheckpointValue, readCheckpoint, type Checkpoint } from "./checkpoint.js";
+import { extensionProblem, isCheckpointValue, readCheckpoint, type Checkpoint, type Veto } from "./checkpoint.js";
 import { isReleaseLineValue, releaseLineReport } from "../release/export-line.js";
 import { RecordShapeError, recordDigest, recordFromJson, signatureProblem, type ReviewerIdentity, type ReviewRecord } from "./record.js";
 
@@ -52,8 +57,20 @@ export interface ExportKey {
   trusted: boolean;
 }
 
+/** An approval of the older export (`--after`) that a later record of the newer export's log rejected. */
+export interface WithdrawnLead {
+  capsule_sha256: string;
+  candidate_sha256: string;
+  /** The approval record in the older export. */
+  approved_in: number;
+  /** The rejection in the newer export's log (listed in its signed checkpoint). */
+  vetoed_in: number;
+}
+
 export interface ExportReport {
   ok: boolean;
+  /** With `after`: the older export's leads whose approval the newer log vetoed. */
+  withdrawn: WithdrawnLead[];
   lines: ExportLineReport[];
   /** Every key that signed a line that is otherwise valid. */
   keys: ExportKey[];
@@ -269,6 +286,15 @@ export function verifyExportBytes(bytes: Uint8Array, opts: VerifyExportOptions =
         lines.push({ ...r, ok: false, problem: `decision record #${r.record!.seq} is not the record at that position of the log the checkpoint describes` });
         return;
       }
+      const veto = vetoOf(cp, r.record!.candidate_sha256, r.record!.seq);
+      if (veto !== undefined) {
+        lines.push({
+          ...r,
+          ok: false,
+          problem: `the approval in record #${r.record!.seq} was vetoed by record #${veto.seq} (a rejection of the same candidate, listed in the export's signed checkpoint): the lead was withdrawn, this line does not belong in this export`,
+        });
+        return;
+      }
     }
     if (r.ok && !trust.has(r.reviewer!.fingerprint)) {
       lines.push({
@@ -300,6 +326,7 @@ export function verifyExportBytes(bytes: Uint8Array, opts: VerifyExportOptions =
     }
   }
   let checkpoint: CheckpointReport;
+  const withdrawn: WithdrawnLead[] = [];
   if (typeof cp === "string") checkpoint = { ok: false, problem: cp };
   else {
     const pinned = trust.has(cp.signer.fingerprint);
@@ -309,7 +336,25 @@ export function verifyExportBytes(bytes: Uint8Array, opts: VerifyExportOptions =
       const older = lastCheckpoint(splitLines(opts.after).lines);
       const problem = typeof older === "string" ? `--after: the older export: ${older}` : extensionProblem(cp, older);
       if (problem !== undefined) checkpoint = { ...checkpoint, ok: false, problem: `--after: ${problem.replace(/^--after: /, "")}` };
+      else withdrawn.push(...withdrawnLeads(opts.after, cp));
     }
   }
-  return { ok: checkpoint.ok && lines.every((l) => l.ok), lines, keys: [...keys.values()], checkpoint };
+  return { ok: checkpoint.ok && withdrawn.length === 0 && lines.every((l) => l.ok), withdrawn, lines, keys: [...keys.values()], checkpoint };
+}
+
+/** The rejection in `cp` of `candidate` after record `seq`, if any. */
+function vetoOf(cp: Checkpoint, candidate: string, seq: number): Veto | undefined {
+  return cp.vetoes.find((v) => v.candidate_sha256 === candidate && v.seq > seq);
+}
+
+/** The approvals in the older export's lines that the newer checkpoint vetoes (lines that do not parse are skipped). */
+function withdrawnLeads(older: Uint8Array, cp: Checkpoint): WithdrawnLead[] {
+  const out: WithdrawnLead[] = [];
+  for (const raw of splitLines(older).lines) {
+    const r = checkLine(raw, 0);
+    if (!r.ok || r.record === undefined) continue;
+    const veto = vetoOf(cp, r.record.candidate_sha256, r.record.seq);
+    if (veto !== undefined) out.push({ capsule_sha256: r.record.capsule_sha256, candidate_sha256: r.record.candidate_sha256, approved_in: r.record.seq, vetoed_in: veto.seq });
+  }
+  return out;
 }

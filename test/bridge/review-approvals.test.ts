@@ -58,7 +58,7 @@ describeShared("approvals shown on every surface under a two-approval policy", (
     reviewer(home, "alice");
     reviewer(home, "bob");
     expect((await eb("review", "policy", "--approvals", "2")).code).toBe(0);
-    expect((await eb("review", "approve", id("01"), "--reviewer", "alice", "--note", NOTE)).code).toBe(0);
+    expect((await eb("review", "approve", id("01"), "--reviewer", "alice", "--reason", "corroborated", "--public-note", NOTE)).code).toBe(0);
   });
 
   test("one approval: 1 of 2 in review show (text and JSON), review list, capsule list and both MCP tools", async () => {
@@ -122,7 +122,7 @@ describeShared("approvals shown on every surface under a two-approval policy", (
   });
 
   test("a second registered key's approval: 2 of 2 and met everywhere", async () => {
-    expect((await eb("review", "approve", id("01"), "--reviewer", "bob", "--note", NOTE)).code).toBe(0);
+    expect((await eb("review", "approve", id("01"), "--reviewer", "bob", "--reason", "corroborated", "--public-note", NOTE)).code).toBe(0);
     const v = await surfaces(home);
     const twoOfTwo: Approvals = { counted: 2, required: 2, met: true };
     expect(v.showText.stdout).toMatch(/^status {5}APPROVED_FOR_RELEASE \(2 of 2 approvals\)$/m);
@@ -150,13 +150,14 @@ describeShared("an approval by a key outside the reviewer registry never counts"
     mallory = reviewer(home, "mallory").key.fingerprint;
     writeFileSync(reviewerRegistryPath(home), registryBefore);
     expect((await eb("review", "policy", "--approvals", "2")).code).toBe(0);
-    expect((await eb("review", "approve", id("01"), "--reviewer", "alice", "--note", NOTE)).code).toBe(0);
+    expect((await eb("review", "approve", id("01"), "--reviewer", "alice", "--reason", "corroborated", "--public-note", NOTE)).code).toBe(0);
   });
 
   test("an unregistered key cannot add an approval: refused, nothing appended, still 1 of 2", async () => {
-    const r = await eb("review", "approve", id("01"), "--reviewer", "mallory", "--note", NOTE);
+    const r = await eb("review", "approve", id("01"), "--reviewer", "mallory", "--reason", "corroborated", "--public-note", NOTE);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`reviewer key ${mallory} (mallory) is not registered in this store`);
+    // Names come from the signed registry only: a key file alone names nobody.
+    expect(r.stderr).toContain("no registered reviewer named mallory");
     expect(loadReviewLog(home).records).toHaveLength(1);
     const v = await surfaces(home);
     expect(v.showText.stdout).toMatch(/^status {5}APPROVED_FOR_RELEASE \(1 of 2 approvals\)$/m);
@@ -167,7 +168,7 @@ describeShared("an approval by a key outside the reviewer registry never counts"
   test("an approval whose key is no longer registered: every surface refuses the log instead of counting it", async () => {
     // Registered (keys trust), mallory's approval completes the policy...
     expect((await eb("keys", "trust", mallory, "--name", "mallory")).code).toBe(0);
-    expect((await eb("review", "approve", id("01"), "--reviewer", "mallory", "--note", NOTE)).code).toBe(0);
+    expect((await eb("review", "approve", id("01"), "--reviewer", "mallory", "--reason", "corroborated", "--public-note", NOTE)).code).toBe(0);
     expect((await eb("review", "show", id("01"))).stdout).toMatch(/^status {5}APPROVED_FOR_RELEASE \(2 of 2 approvals\)$/m);
     // ...then the registry signed without her key is back: her record is the approval of an unregistered key.
     writeFileSync(reviewerRegistryPath(home), registryBefore);

@@ -68,8 +68,10 @@ store instead: the store key is derived with scrypt and keys/passphrase.json hol
 the signing key sealed under the derived key. Refuses to replace existing keys. 'capsule build' creates keys on
 first use, so this step is optional.
 
-With --reviewer NAME, creates only a reviewer's Ed25519 key, keys/reviewers/NAME.key (mode 0600; NAME: 1 to 64 of
-A-Z a-z 0-9 . _ -), used by 'review approve|reject|defer' to sign decisions, and prints its fingerprint.
+With --reviewer NAME, creates only a reviewer's Ed25519 key, keys/reviewers/<fingerprint>.key (mode 0600; the file
+is named by the key's fingerprint, never by the name), registers it under NAME and prints its fingerprint. NAME is a
+person's name: 1 to 64 letters, combining marks, spaces, '.', "'" or '-', starting with a letter (no digits, '@',
+'/', ':' or other symbols; taken in Unicode NFC). 'review approve|reject|defer' sign decisions with it.
 
 With --group NAME, creates only a random 32-byte group key for match tokens, keys/groups/NAME.key (mode 0600),
 to be shared out of band with the group's members ('keys add-group' installs it; 'tokens export|match' use it).`,
@@ -135,8 +137,9 @@ export const trust: CliCommand = { summary: "register another reviewer's Ed25519
   help: `usage: evidence-bridge keys trust FINGERPRINT --name NAME
 
 Registers another reviewer's Ed25519 key (FINGERPRINT: ed25519:<64 hex>, as 'keys init --reviewer' printed it on
-that reviewer's machine; compare it out of band) as a known reviewer of this store, under NAME (1 to 64 of A-Z a-z
-0-9 . _ -). The registry, keys/reviewers.json, is signed with this installation's signing key (in passphrase
+that reviewer's machine; compare it out of band) as a known reviewer of this store, under NAME (a person's name, as
+for 'keys init --reviewer'). A key registered before names had that rule (say, alice_2) takes the new NAME this way,
+keeping its origin; any other key keeps its name. The registry, keys/reviewers.json, is signed with this installation's signing key (in passphrase
 mode EVIDENCE_BRIDGE_PASSPHRASE must be set). Every command that reads the review log refuses records signed by
 keys that are not registered.`,
   async run(args: string[], ctx: CliContext): Promise<number> {
@@ -148,7 +151,7 @@ keys that are not registered.`,
     const config = configFrom(ctx);
     const { registerReviewer } = await import("../../../capsules/review/reviewer-registry.js");
     const keys = await installationKeys(config.home, config.passphrase, false);
-    const r = registerReviewer(config.home, keys, { fingerprint, name: flags.name, origin: "trusted" });
+    const r = registerReviewer(config.home, keys, { fingerprint, name: flags.name.normalize("NFC"), origin: "trusted" });
     ctx.io.stdout.write(`trusted reviewer ${r.name}: ${r.fingerprint}\nregistered in ${reviewerRegistryFile(config.home)}\n`);
     return 0;
   },

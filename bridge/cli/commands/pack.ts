@@ -257,8 +257,8 @@ async function runSignals(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
-export const verify: CliCommand = { help: verifyHelp, summary: "check an intelligence pack fail-closed; print version, digest and counts", run: runVerify };
-export const match: CliCommand = { help: matchHelp, summary: "match one message on stdin against the pack locally (hypotheses as JSON)", run: runMatch };
+export const verify: CliCommand = { help: verifyHelp, summary: "check an intelligence pack fail-closed; print version, digest, counts", run: runVerify };
+export const match: CliCommand = { help: matchHelp, summary: "match one message on stdin against the pack locally (JSON hypotheses)", run: runMatch };
 export const install: CliCommand = { help: installHelp, summary: "check a pack and make it the data directory's own pack", run: runInstall };
 export const fetch: CliCommand = { help: fetchHelp, summary: "download the pinned published pack, check its digest and install it", run: runFetch };
 export const signals: CliCommand = { help: signalsHelp, summary: "list the signal names the pack's indicators use", run: runSignals };

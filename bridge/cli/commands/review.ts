@@ -1,7 +1,13 @@
 /**
- * The human triage loop (product.md §8): `review list`, `review show ID`, `review approve|reject|defer ID --note
- * TEXT`, `review log [--verify]`, `review export --out FILE`, `review verify-export FILE [--trust FP,...]`.
- * The library part is capsules/review/. Nothing here sends anything anywhere.
+ * The human triage loop (product.md §8): `review list`, `review show ID`, `review log [--verify]`, `review export
+ * --out FILE`, `review policy`, `review verify-export FILE [--trust FP,...]`, and the plumbing the other review
+ * command files share. The decisions (`review approve|reject|defer`, `review reestablish-position`) are in
+ * review-decide.ts, the marked export formats in review-formats.ts. The library part is capsules/review/. Nothing
+ * here sends anything anywhere.
+ *
+ * Why over 400 lines: the shared plumbing (error rendering, store and pack opening, id resolution, record display)
+ * and the six read-side commands that use it live together (with `review policy`'s approvals and release kinds);
+ * the decisions are in review-decide.ts, releases in review-release.ts, the export formats in review-formats.ts.
  */
 import { resolve } from "node:path";
 import type { Tier } from "../../../capsules/assessment/types.js";
@@ -16,27 +22,26 @@ import {
   DEFAULT_POLICY,
   loadReviewLog,
   MAX_APPROVALS,
-  noteProblem,
+  openPrivateNote,
+  privateNoteDigestOf,
+  publicNoteOf,
+  reasonOf,
   shownFor,
   type StatusLens,
   policyPath,
   readReviewPolicy,
-  recordDecision,
   writeReviewPolicy,
   parseTrustList,
   queueEntry,
   REVIEW_STATUSES,
   ReviewError,
   reviewQueue,
-  selectReviewerKey,
-  VERB_DECISIONS,
   verifyExportBytes,
   verifyReviewLog,
   type LoggedRecord,
   type LogVerification,
   type QueueEntry,
   type ReviewStatus,
-  type ReviewVerb,
 } from "../../../capsules/review/index.js";
 import { StoredDerivations } from "../../../capsules/pipeline/stored.js";
 import { StoreError } from "../../../capsules/store/errors.js";
@@ -64,7 +69,7 @@ const EXPORT_MAX_BYTES = 256 * 1024 * 1024;
 // ---- shared plumbing ------------------------------------------------------------------------------------------
 
 /** Runs a command body, turning the library's expected errors into one-line CLI errors prefixed by the command. */
-async function guarded<T>(command: string, body: () => Promise<T>): Promise<T> {
+export async function guarded<T>(command: string, body: () => Promise<T>): Promise<T> {
   try {
     return await body();
   } catch (e) {
@@ -87,7 +92,7 @@ export function loadPack(ctx: CliContext): IntelligencePack {
   }
 }
 
-async function openExisting(ctx: CliContext, command: string): Promise<SealedStore | undefined> {
+export async function openExisting(ctx: CliContext, command: string): Promise<SealedStore | undefined> {
   const config = configFrom(ctx);
   try {
     return await openStore({ home: config.home, passphrase: config.passphrase });
@@ -97,20 +102,20 @@ async function openExisting(ctx: CliContext, command: string): Promise<SealedSto
   }
 }
 
-function viewFrom(flags: Record<string, unknown>): CandidateView {
+export function viewFrom(flags: Record<string, unknown>): CandidateView {
   return { includeTypologyMatches: flags["include-typology-matches"] === true, includeClean: flags["include-clean"] === true };
 }
 
-const VIEW_FLAGS = { "include-typology-matches": { type: "boolean" }, "include-clean": { type: "boolean" } } as const;
+export const VIEW_FLAGS = { "include-typology-matches": { type: "boolean" }, "include-clean": { type: "boolean" } } as const;
 
-function oneId(positionals: string[], command: string): string {
+export function oneId(positionals: string[], command: string): string {
   if (positionals.length !== 1) {
     throw new CliError(`${command}: expected exactly one capsule id (64 hexadecimal digits, or a unique prefix of at least 6)`);
   }
   return positionals[0].toLowerCase();
 }
 
-function resolveId(store: SealedStore | undefined, given: string, command: string): string {
+export function resolveId(store: SealedStore | undefined, given: string, command: string): string {
   if (store === undefined) throw new CliError(`${command}: unknown candidate ${given}: the store is empty`);
   try {
     return store.resolveCapsuleId(given);
@@ -135,7 +140,7 @@ function progress(ctx: CliContext, label: string): { tick: (done: number, total:
   };
 }
 
-function write(ctx: CliContext, text: string): Promise<void> {
+export function write(ctx: CliContext, text: string): Promise<void> {
   return new Promise((res, rej) => ctx.io.stdout.write(text, (err) => (err ? rej(err) : res())));
 }
 
@@ -162,12 +167,24 @@ export function age(c: Candidate, now: number): string {
   return d > 0 ? `${d}d${hours % 24}h` : `${hours}h`;
 }
 
-function recordSummary(e: LoggedRecord): string {
+/**
+ * One record on one line: reason, public note and, for a reviewer with the store open (`privateNote`), the private
+ * note opened from the sealed store. Without it, only that a sealed private note exists.
+ */
+export function recordSummary(e: LoggedRecord, privateNote?: (digest: string) => string): string {
   const r = e.record;
-  return `#${r.seq} ${r.decided_at} ${r.decision} by ${r.reviewer.name} (${r.reviewer.fingerprint.slice(0, 8 + SHORT)}…): ${r.note}`;
+  const reason = reasonOf(r);
+  const publicNote = publicNoteOf(r);
+  const digest = privateNoteDigestOf(r);
+  const parts = [
+    `reason ${reason ?? "none (v1 record)"}`,
+    publicNote === undefined ? "no public note" : `public note (leaves with the export): ${publicNote}`,
+    ...(digest === undefined ? [] : [privateNote === undefined ? "private note sealed" : `private note (never exported): ${privateNote(digest)}`]),
+  ];
+  return `#${r.seq} ${r.decided_at} ${r.decision} by ${r.reviewer.name} (${r.reviewer.fingerprint.slice(0, 8 + SHORT)}…): ${parts.join("; ")}`;
 }
 
-function recordJson(e: LoggedRecord): Record<string, unknown> {
+export function recordJson(e: LoggedRecord): Record<string, unknown> {
   const r = e.record;
   return {
     seq: r.seq,
@@ -176,7 +193,17 @@ function recordJson(e: LoggedRecord): Record<string, unknown> {
     reviewer: { name: r.reviewer.name, fingerprint: r.reviewer.fingerprint },
     candidate_sha256: r.candidate_sha256,
     typology_match_visible: r.typology_match_visible,
-    note: r.note,
+    reason: reasonOf(r) ?? null,
+    public_note: publicNoteOf(r) ?? null,
+    private_note_sealed: privateNoteDigestOf(r) !== undefined,
+  };
+}
+
+/** The private note of a record for a reviewer: opened from the sealed store, or why it cannot be shown. */
+export function privateNoteReader(store: SealedStore): (digest: string) => string {
+  return (digest) => {
+    const opened = openPrivateNote(store.home, store.keys.store, digest);
+    return "note" in opened ? opened.note : `(cannot be shown: ${opened.problem})`;
   };
 }
 
@@ -331,6 +358,7 @@ decisions recorded on this capsule, and the candidate itself. Never shows IOC va
       }
       derivations.save();
       const history = log.records.filter((x) => x.record.capsule_sha256 === id);
+      const readNote = privateNoteReader(store!);
       const shown = shownFor({ state: log.state, policy: readReviewPolicy(store!), isKnown: countedKeys(config.home) }, e.status, e.candidate_sha256);
       if (flags.json) {
         const doc = {
@@ -340,7 +368,10 @@ decisions recorded on this capsule, and the candidate itself. Never shows IOC va
           approvals: shown.approvals,
           typology_match_visible: e.candidate.feed_policy.typology_match_visible,
           reasons: reasons(e, hidden),
-          decisions: history.map(recordJson),
+          decisions: history.map((x) => {
+            const digest = privateNoteDigestOf(x.record);
+            return { ...recordJson(x), private_note: digest === undefined ? null : readNote(digest) };
+          }),
           superseded: e.superseded ? recordJson(e.superseded) : null,
           candidate: e.candidate,
         };
@@ -354,7 +385,7 @@ decisions recorded on this capsule, and the candidate itself. Never shows IOC va
         "why it is a candidate:",
         ...reasons(e, hidden).map((x) => `  - ${x}`),
         history.length === 0 ? "decisions: none" : "decisions:",
-        ...history.map((x) => `  ${recordSummary(x)}`),
+        ...history.map((x) => `  ${recordSummary(x, readNote)}`),
         "candidate:",
         JSON.stringify(e.candidate, null, 2),
       ];
@@ -363,60 +394,6 @@ decisions recorded on this capsule, and the candidate itself. Never shows IOC va
     });
   },
 };
-
-// ---- review approve | reject | defer --------------------------------------------------------------------------
-
-function decisionCommand(verb: ReviewVerb): CliCommand {
-  const decision = VERB_DECISIONS[verb];
-  const command = `review ${verb}`;
-  return {
-    summary: `record ${decision} for a capsule's current candidate`,
-    help: `usage: evidence-bridge [--home DIR] [--pack FILE] review ${verb} ID --note TEXT [--reviewer NAME]
-                      [--include-typology-matches] [--include-clean]
-
-Records ${decision} for the current candidate of capsule ID (the capsule id or a unique prefix of at least 6
-hexadecimal digits) in the review log: the candidate's SHA-256, the capsule id, the decision, the note, the
-reviewer's name and key fingerprint, the time (local clock, UTC) and the previous record's digest, signed with
-the reviewer's Ed25519 key (keys/reviewers/NAME.key; create one with 'evidence-bridge keys init --reviewer NAME';
---reviewer chooses when there are several).
-
-  --note TEXT   required; one line, at most 1000 characters, no control, format or bidi characters. Notes are
-                exported with approvals: a note containing a private value of any stored capsule (an IOC, a
-                matched term, the message hash …) in any usual form (docs/guard.md) is refused, naming its kind.
-  --include-typology-matches / --include-clean   the candidate view being decided (as in 'review show')
-
-Rejection is final for the same candidate bytes; approval is final once the review policy's number of distinct
-reviewer keys approved them ('review policy'; default 1): until then another reviewer may add an approval or reject
-them. NEEDS_MORE_EVIDENCE returns the candidate to the queue. A second decision by the same key on the same bytes,
-an unknown id or a log that does not verify is an error (exit 2).`,
-    async run(args, ctx) {
-      const { flags, positionals } = parseFlags(args, { note: { type: "string" }, reviewer: { type: "string" }, ...VIEW_FLAGS });
-      const given = oneId(positionals, command);
-      const note = flags.note;
-      if (typeof note !== "string") throw new CliError(`${command}: --note TEXT is required`);
-      const np = noteProblem(note);
-      if (np !== undefined) throw new CliError(`${command}: --note: ${np}`);
-      return guarded(command, async () => {
-        const pack = loadPack(ctx);
-        const config = configFrom(ctx);
-        const store = await openExisting(ctx, command);
-        const id = resolveId(store, given, command);
-        const reviewer = selectReviewerKey(config.home, flags.reviewer as string | undefined);
-        const { entry, approvals } = recordDecision(config.home, store!, pack, { capsule_sha256: id, view: viewFrom(flags), decision, note }, reviewer);
-        const four = decision === "APPROVED_FOR_RELEASE" && approvals.required > 1 ? `  ${approvalsText(approvals)}${approvals.met ? "" : " (not exported until the policy's approvals are complete)"}\n` : "";
-        await write(
-          ctx,
-          `${decision} capsule ${id}\n  candidate sha256:${entry.record.candidate_sha256}\n  record #${entry.record.seq} by ${reviewer.name} (${reviewer.key.fingerprint}) at ${entry.record.decided_at}\n${four}`,
-        );
-        return 0;
-      });
-    },
-  };
-}
-
-export const approve = decisionCommand("approve");
-export const reject = decisionCommand("reject");
-export const defer = decisionCommand("defer");
 
 // ---- review log -----------------------------------------------------------------------------------------------
 
@@ -460,9 +437,10 @@ Exit status: 0 intact; 1 the log is broken (stderr names the first bad record); 
           e.record.capsule_sha256.slice(0, SHORT),
           e.record.candidate_sha256.slice(0, SHORT),
           e.record.reviewer.name,
-          e.record.note,
+          reasonOf(e.record) ?? "-",
+          publicNoteOf(e.record) ?? "-",
         ]);
-        if (rows.length > 0) await write(ctx, table(["SEQ", "DECIDED", "DECISION", "CAPSULE", "CANDIDATE", "REVIEWER", "NOTE"], rows));
+        if (rows.length > 0) await write(ctx, table(["SEQ", "DECIDED", "DECISION", "CAPSULE", "CANDIDATE", "REVIEWER", "REASON", "PUBLIC NOTE"], rows));
         else if (v.ok) await write(ctx, "the review log is empty\n");
       } else if (v.ok) {
         await write(ctx, `${logSummary(v)}\n`);
@@ -607,6 +585,7 @@ function readExportFile(path: string, what = "review verify-export"): Uint8Array
 // ---- review verify-export -------------------------------------------------------------------------------------
 
 export const verifyExport: CliCommand = {
+  summary: "check a JSONL export: signatures, checkpoint, releases, pinned keys",
   help: `usage: evidence-bridge review verify-export FILE [--trust FINGERPRINT,...] [--after OLDER] [--json]
 
 Checks an export written by 'review export' with the public keys it names: per line, the decision record's shape,
@@ -619,7 +598,9 @@ as 'keys init --reviewer' prints them) and the exporting installation's signing 
 compared out of band. Valid signatures by keys not on the list are reported as unpinned and are not verified.
 
 --after OLDER checks that the log of FILE extends the log of an OLDER export of the same installation (same
-records at the same positions): a log rolled back or rewritten between the two exports fails.
+records at the same positions): a log rolled back or rewritten between the two exports fails. The checkpoint
+lists the log's vetoes (rejections of candidates an earlier record approved): an approval line of FILE that a later
+record vetoed is refused, and with --after every lead of OLDER vetoed since is reported as WITHDRAWN (exit 1).
 Needs no store, pack or keys. Files must be regular files of at most 256 MiB (a link, FIFO, device or directory is
 refused at once, naming what it is); FILE or OLDER '-' reads that export from stdin. A STIX 2.1, MISP or CSV export
 carries no signed decisions: it is named in one line (exit 1).
@@ -659,13 +640,17 @@ Exit status: 0 every line and the checkpoint verify with pinned keys; 1 otherwis
       const checkpoint = c.ok
         ? `checkpoint: ${c.records} log record${c.records === 1 ? "" : "s"}, head sha256:${c.head_sha256}, signed by pinned installation key ${c.signer}${flags.after !== undefined ? `; extends ${flags.after}` : ""}`
         : `checkpoint: ${c.pinned === false && c.problem?.startsWith("valid") ? "UNPINNED" : "FAILED"}: ${c.problem}`;
+      const withdrawn = report.withdrawn.map(
+        (w) =>
+          `--after: WITHDRAWN: capsule ${w.capsule_sha256} candidate ${w.candidate_sha256.slice(0, SHORT)}, approved in record #${w.approved_in} of ${flags.after}, was vetoed by record #${w.vetoed_in} (a rejection listed in the newer export's signed checkpoint): stop using that lead`,
+      );
       const decisions = report.lines.filter((l) => l.release === undefined && !/^release: /.test(l.problem ?? ""));
       const releases = report.lines.length - decisions.length;
       const ok = decisions.filter((l) => l.ok).length;
       const unpinned = report.lines.filter((l) => l.unpinned).length;
       const releasedOk = report.lines.filter((l) => l.ok && l.release !== undefined).length;
       const summary = `${positionals[0]}: ${ok} of ${decisions.length} approved candidate${decisions.length === 1 ? "" : "s"} verified${releases > 0 ? `; ${releasedOk} of ${releases} released value${releases === 1 ? "" : "s"} verified` : ""}${unpinned > 0 ? `; ${unpinned} signed by keys you have not pinned` : ""}${report.ok ? "" : "; the export does not verify"}`;
-      await write(ctx, [...lines, ...keys, checkpoint, summary].join("\n") + "\n");
+      await write(ctx, [...lines, ...keys, checkpoint, ...withdrawn, summary].join("\n") + "\n");
       return report.ok ? 0 : 1;
     });
   },

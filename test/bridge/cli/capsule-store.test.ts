@@ -125,7 +125,7 @@ describe("capsule list", () => {
     const reviewer = createReviewerKey(w.home, "test-reviewer");
     appendDecision(
       w.home,
-      { capsule_sha256: w.caps[0].id, candidate_sha256: "c".repeat(64), typology_match_visible: false, decision: "REJECTED", note: "not a scam" },
+      { capsule_sha256: w.caps[0].id, candidate_sha256: "c".repeat(64), typology_match_visible: false, decision: "REJECTED", reason: "corroborated", public_note: "not a scam" },
       reviewer,
     );
     const rows = JSON.parse((await run(["--home", w.home, "capsule", "list", "--json"])).stdout) as { id: string; review_status: string }[];

@@ -30,7 +30,7 @@ test("build → keys init --reviewer → list → show → approve → log --ver
   expect(list.stdout).toContain(prefix!);
   expect(list.stdout).toContain("HUMAN_REVIEW_REQUIRED");
   expect((await runCli([...g, "review", "show", prefix!])).code).toBe(0);
-  const approve = await runCli([...g, "review", "approve", prefix!, "--note", "Synthetic example checked"]);
+  const approve = await runCli([...g, "review", "approve", prefix!, "--reason", "corroborated", "--public-note", "Synthetic example checked"]);
   expect(approve.code, approve.stderr).toBe(0);
   expect((await runCli([...g, "review", "log", "--verify"])).code).toBe(0);
   const out = join(dir, "approved.jsonl");

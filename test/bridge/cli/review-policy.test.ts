@@ -43,7 +43,7 @@ describeShared("review policy and four-eyes in the CLI", () => {
   });
 
   test("one approval is 1 of 2: listed as such and not exported; a second key's approval releases it", async () => {
-    const first = await eb("review", "approve", id("01"), "--reviewer", "alice", "--note", "Matches the mule rental pattern.");
+    const first = await eb("review", "approve", id("01"), "--reviewer", "alice", "--reason", "corroborated", "--public-note", "Matches the mule rental pattern.");
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/\n {2}1 of 2 approvals \(not exported until the policy's approvals are complete\)\n$/);
     const list = await eb("review", "list");
@@ -57,10 +57,10 @@ describeShared("review policy and four-eyes in the CLI", () => {
     const earlyLines = readFileSync(join(out, "early.jsonl"), "utf8").trim().split("\n");
     expect(earlyLines).toHaveLength(1);
     expect(Object.keys(JSON.parse(earlyLines[0]) as object)).not.toContain("decision");
-    const self = await eb("review", "approve", id("01"), "--reviewer", "alice", "--note", "again");
+    const self = await eb("review", "approve", id("01"), "--reviewer", "alice", "--reason", "corroborated", "--public-note", "again");
     expect(self.code).toBe(2);
     expect(self.stderr).toMatch(/already APPROVED_FOR_RELEASE by alice .*a decision on the same bytes is final\n$/);
-    const second = await eb("review", "approve", id("01"), "--reviewer", "bob", "--note", "Second look: agreed.");
+    const second = await eb("review", "approve", id("01"), "--reviewer", "bob", "--reason", "corroborated", "--public-note", "Second look: agreed.");
     expect(second.stdout).toMatch(/\n {2}2 of 2 approvals\n$/);
     const done = await eb("review", "export", "--out", join(out, "done.jsonl"));
     expect(done.stdout).toMatch(/^exported 1 approved candidate \(2 approval lines, 2 approvals required\) to /);

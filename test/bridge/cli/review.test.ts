@@ -31,7 +31,7 @@ describeShared("review commands", () => {
     const m = /^created reviewer key for alice\nreviewer key: (ed25519:[0-9a-f]{64}) \((.*)\)\nregistered in (.*)\n$/.exec(a.stdout);
     expect(m).not.toBeNull();
     alice = m![1];
-    expect(m![2]).toBe(join(home, "keys", "reviewers", "alice.key"));
+    expect(m![2]).toBe(join(home, "keys", "reviewers", `${alice.slice("ed25519:".length)}.key`));
     expect(m![3]).toBe(join(home, "keys", "reviewers.json"));
     bob = /reviewer key: (ed25519:[0-9a-f]{64})/.exec((await eb("keys", "init", "--reviewer", "bob")).stdout)![1];
   });
@@ -39,10 +39,13 @@ describeShared("review commands", () => {
   test("keys init --reviewer refuses a second key of the same name and a bad name", async () => {
     const again = await eb("keys", "init", "--reviewer", "alice");
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/^evidence-bridge: a reviewer key for alice already exists \(.*alice\.key\); refusing to replace it\n$/);
-    const bad = await eb("keys", "init", "--reviewer", "../x");
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("reviewer name: expected 1 to 64 characters");
+    expect(again.stderr).toMatch(/^evidence-bridge: a reviewer named alice is already registered \(key ed25519:[0-9a-f]{64}\); refusing to create another\n$/);
+    for (const name of ["../x", "alice2", "bob@example.org", "x:y"]) {
+      const bad = await eb("keys", "init", "--reviewer", name);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("reviewer name: ");
+      expect(bad.stderr).toContain("no digits, '@', '/', ':' or other symbols");
+    }
   });
 
   test("review list: the queue with status, tiers, families, IOC counts and age; no private values", async () => {
@@ -79,12 +82,14 @@ describeShared("review commands", () => {
 
   test.each([
     [["review", "show", "abcdef"], "evidence-bridge: review show: unknown candidate: no stored capsule id starts with abcdef\n"],
-    [["review", "approve", "xyz", "--note", "n"], "evidence-bridge: review approve: unknown candidate: capsule id must be 6 to 64 lowercase hexadecimal digits\n"],
-    [["review", "approve", "--note", "n"], "evidence-bridge: review approve: expected exactly one capsule id (64 hexadecimal digits, or a unique prefix of at least 6)\n"],
-    [["review", "reject", "abcdef"], "evidence-bridge: review reject: --note TEXT is required\n"],
-    [["review", "defer", "abcdef", "--note", "bell\u0007"], "evidence-bridge: review defer: --note: contains U+0007 (control, format, bidi and line-break characters are not allowed)\n"],
-    [["review", "approve", "abcdef", "--note", "two\nlines"], "evidence-bridge: review approve: --note: contains U+000A (control, format, bidi and line-break characters are not allowed)\n"],
-    [["review", "approve", "abcdef", "--note", "x".repeat(1001)], "evidence-bridge: review approve: --note: has 1001 characters; at most 1000 are allowed\n"],
+    [["review", "approve", "xyz", "--reason", "corroborated", "--public-note", "n"], "evidence-bridge: review approve: unknown candidate: capsule id must be 6 to 64 lowercase hexadecimal digits\n"],
+    [["review", "approve", "--reason", "corroborated", "--public-note", "n"], "evidence-bridge: review approve: expected exactly one capsule id (64 hexadecimal digits, or a unique prefix of at least 6)\n"],
+    [["review", "reject", "abcdef"], "evidence-bridge: review reject: --reason CODE is required (corroborated, duplicate, insufficient-evidence, out-of-scope, false-positive, policy)\n"],
+    [["review", "reject", "abcdef", "--reason", "gut-feeling"], "evidence-bridge: review reject: --reason: expected one of corroborated, duplicate, insufficient-evidence, out-of-scope, false-positive, policy\n"],
+    [["review", "reject", "abcdef", "--reason", "duplicate", "--note", "bell\u0007"], "evidence-bridge: review reject: --note: contains U+0007 (control, format, bidi and line-break characters are not allowed)\n"],
+    [["review", "defer", "abcdef", "--reason", "corroborated", "--public-note", "bell\u0007"], "evidence-bridge: review defer: --public-note: contains U+0007 (control, format, bidi and line-break characters are not allowed)\n"],
+    [["review", "approve", "abcdef", "--reason", "corroborated", "--public-note", "two\nlines"], "evidence-bridge: review approve: --public-note: contains U+000A (control, format, bidi and line-break characters are not allowed)\n"],
+    [["review", "approve", "abcdef", "--reason", "corroborated", "--public-note", "x".repeat(1001)], "evidence-bridge: review approve: --public-note: has 1001 characters; at most 1000 are allowed\n"],
   ])("bad input %j is refused precisely (exit 2)", async (args, stderr) => {
     const before = existsSync(reviewLayout(home).log) ? readFileSync(reviewLayout(home).log) : undefined;
     const r = await eb(...args);
@@ -94,39 +99,39 @@ describeShared("review commands", () => {
   });
 
   test("a CLEAN capsule has no candidate unless --include-clean", async () => {
-    const r = await eb("review", "approve", id("22"), "--note", "n", "--reviewer", "alice");
+    const r = await eb("review", "approve", id("22"), "--reason", "corroborated", "--public-note", "n", "--reviewer", "alice");
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`evidence-bridge: review approve: capsule ${id("22")} has no outward candidate: overall tier is CLEAN (use --include-clean)\n`);
   });
 
   test("decisions: reviewer selection, a leaking note refused, double decisions refused, deferral returns to review", async () => {
-    const several = await eb("review", "approve", id("01"), "--note", "ok");
+    const several = await eb("review", "approve", id("01"), "--reason", "corroborated", "--public-note", "ok");
     expect(several.stderr).toBe("evidence-bridge: review approve: several reviewer keys (alice, bob): choose one with --reviewer NAME\n");
-    const leak = await eb("review", "approve", id("03"), "--reviewer", "alice", "--note", "desk reachable at @USDT_kitchen_sink");
+    const leak = await eb("review", "approve", id("03"), "--reviewer", "alice", "--reason", "corroborated", "--public-note", "desk reachable at @USDT_kitchen_sink");
     expect(leak.code).toBe(2);
     expect(leak.stderr).toBe(
-      "evidence-bridge: review approve: --note refused: leak guard: ioc_value in the note; notes travel with the export, write them without private values\n",
+      "evidence-bridge: review approve: --public-note refused: leak guard: ioc_value in the public note; the public note leaves with the export: keep private details in --note (sealed, never exported)\n",
     );
     // A value of ANOTHER stored capsule (03's handle, without "@", in upper case) is refused on 01's note too.
-    const wide = await eb("review", "approve", id("01"), "--reviewer", "alice", "--note", "same desk as USDT_KITCHEN_SINK");
+    const wide = await eb("review", "approve", id("01"), "--reviewer", "alice", "--reason", "corroborated", "--public-note", "same desk as USDT_KITCHEN_SINK");
     expect(wide.code).toBe(2);
     // (The store-wide guard also holds the matched terms the pack does not make public, so one of those is named too;
     // kinds found in one text are named in the guard's one order of kinds.)
     expect(wide.stderr).toBe(
-      "evidence-bridge: review approve: --note refused: leak guard: ioc_value in the note; matched_term in the note; notes travel with the export, write them without private values\n",
+      "evidence-bridge: review approve: --public-note refused: leak guard: ioc_value in the public note; matched_term in the public note; the public note leaves with the export: keep private details in --note (sealed, never exported)\n",
     );
-    const ok = await eb("review", "approve", id("01"), "--reviewer", "alice", "--note", "Matches the mule rental pattern; share.");
+    const ok = await eb("review", "approve", id("01"), "--reviewer", "alice", "--reason", "corroborated", "--public-note", "Matches the mule rental pattern; share.");
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(new RegExp(`^APPROVED_FOR_RELEASE capsule ${id("01")}\\n  candidate sha256:[0-9a-f]{64}\\n  record #1 by alice \\(${alice}\\) at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\n$`));
-    const twice = await eb("review", "reject", id("01"), "--reviewer", "bob", "--note", "no");
+    expect(ok.stdout).toMatch(new RegExp(`^APPROVED_FOR_RELEASE capsule ${id("01")}\\n  candidate sha256:[0-9a-f]{64}\\n  record #1 by alice \\(${alice}\\) at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\n  reason corroborated; public note recorded \\(leaves with the export\\)\\n$`));
+    const twice = await eb("review", "reject", id("01"), "--reviewer", "bob", "--reason", "corroborated", "--public-note", "no");
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/^evidence-bridge: review reject: candidate [0-9a-f]{12} of capsule [0-9a-f]{12} was already APPROVED_FOR_RELEASE by alice at .* \(record #1\); a decision on the same bytes is final\n$/);
-    expect((await eb("review", "defer", id("34"), "--reviewer", "bob", "--note", "Need the cited sanctions record.")).code).toBe(0);
-    const deferTwice = await eb("review", "defer", id("34"), "--reviewer", "bob", "--note", "still");
+    expect((await eb("review", "defer", id("34"), "--reviewer", "bob", "--reason", "corroborated", "--public-note", "Need the cited sanctions record.")).code).toBe(0);
+    const deferTwice = await eb("review", "defer", id("34"), "--reviewer", "bob", "--reason", "corroborated", "--public-note", "still");
     expect(deferTwice.stderr).toMatch(/is already NEEDS_MORE_EVIDENCE by bob .*\(record #2\); approve or reject it, or change the evidence\n$/);
-    expect((await eb("review", "approve", id("34"), "--reviewer", "bob", "--note", "Record checked.")).code).toBe(0);
-    expect((await eb("review", "reject", id("08"), "--reviewer", "alice", "--note", "Too thin.")).code).toBe(0);
-    expect((await eb("review", "approve", id("32"), "--reviewer", "bob", "--include-typology-matches", "--note", "Corroborated.")).code).toBe(0);
+    expect((await eb("review", "approve", id("34"), "--reviewer", "bob", "--reason", "corroborated", "--public-note", "Record checked.")).code).toBe(0);
+    expect((await eb("review", "reject", id("08"), "--reviewer", "alice", "--reason", "corroborated", "--public-note", "Too thin.")).code).toBe(0);
+    expect((await eb("review", "approve", id("32"), "--reviewer", "bob", "--include-typology-matches", "--reason", "corroborated", "--public-note", "Corroborated.")).code).toBe(0);
     const list = await eb("review", "list", "--json");
     const statuses = Object.fromEntries((JSON.parse(list.stdout) as { capsule_sha256: string; status: string }[]).map((d) => [d.capsule_sha256, d.status]));
     expect(statuses[id("01")]).toBe("APPROVED_FOR_RELEASE");
@@ -139,7 +144,7 @@ describeShared("review commands", () => {
   test("review log lists the records; --verify checks them; a deleted record is named with exit 1", async () => {
     const r = await eb("review", "log");
     expect(r.code).toBe(0);
-    expect(r.stdout.split("\n")[0]).toMatch(/^SEQ\s+DECIDED\s+DECISION\s+CAPSULE\s+CANDIDATE\s+REVIEWER\s+NOTE$/);
+    expect(r.stdout.split("\n")[0]).toMatch(/^SEQ\s+DECIDED\s+DECISION\s+CAPSULE\s+CANDIDATE\s+REVIEWER\s+REASON\s+PUBLIC NOTE$/);
     expect(r.stdout).toContain("Need the cited sanctions record.");
     const v = await eb("review", "log", "--verify");
     expect(v.code).toBe(0);
@@ -152,7 +157,7 @@ describeShared("review commands", () => {
     expect(broken.code).toBe(1);
     expect(broken.stdout).toBe("");
     expect(broken.stderr).toBe(`evidence-bridge: review log: ${path} is broken: record #2 (line 2): seq is 3 where 2 is expected: a record was deleted, inserted or reordered before this one\n`);
-    const blocked = await eb("review", "approve", id("05"), "--reviewer", "alice", "--note", "x");
+    const blocked = await eb("review", "approve", id("05"), "--reviewer", "alice", "--reason", "corroborated", "--public-note", "x");
     expect(blocked.code).toBe(2);
     expect(blocked.stderr).toContain("does not verify: record #2 (line 2)");
     const j = JSON.parse((await eb("review", "log", "--verify", "--json")).stdout) as { ok: boolean; error: string };
@@ -167,7 +172,7 @@ describeShared("review commands", () => {
     expect(r.code).toBe(0);
     expect(r.stdout.split("\n")[0]).toBe(`exported 3 approved candidates to ${out}`);
     const all = readFileSync(out, "utf8").trim().split("\n");
-    expect(JSON.parse(all.at(-1)!).schema_version).toBe("evidence-bridge-review-checkpoint/v1");
+    expect(JSON.parse(all.at(-1)!).schema_version).toBe("evidence-bridge-review-checkpoint/v2");
     const lines = all.slice(0, -1).map((l) => JSON.parse(l) as { candidate: { capsule_sha256: string }; decision: { decision: string; reviewer: { name: string } } });
     expect(lines.map((l) => l.candidate.capsule_sha256)).toEqual([id("01"), id("34"), id("32")]);
     expect(lines.every((l) => l.decision.decision === "APPROVED_FOR_RELEASE")).toBe(true);
@@ -233,9 +238,10 @@ describeShared("review commands", () => {
   test("a reviewer name that is a private value of the store is refused when deciding, before it is signed into the log", async () => {
     // 03's handle without "@" (the guard names the first kind it finds in it): a name chosen so, or by mistake, would be
     // printed, logged and exported with the decision.
-    expect((await eb("keys", "init", "--reviewer", "USDT_kitchen_sink")).code).toBe(0);
+    // (Names are names now, so the handle is written with spaces.)
+    expect((await eb("keys", "init", "--reviewer", "USDT kitchen sink")).code).toBe(0);
     const before = readFileSync(reviewLayout(home).log);
-    const r = await eb("review", "defer", id("32"), "--reviewer", "USDT_kitchen_sink", "--note", "Need the cited record.");
+    const r = await eb("review", "defer", id("32"), "--reviewer", "USDT kitchen sink", "--reason", "corroborated", "--public-note", "Need the cited record.");
     expect(r).toEqual({
       code: 2,
       stdout: "",

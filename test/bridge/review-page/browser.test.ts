@@ -66,8 +66,8 @@ describeBrowser(`review page in headless Chromium${skipReason ? ` (skipped: ${sk
     reviewer(home, "bob");
     expect((await cli(["--home", home, "review", "policy", "--approvals", "2"])).code).toBe(0);
     // Some history for the queue: bob rejected one and deferred another with the CLI.
-    expect((await cli(["--home", home, "--pack", PACK_FILE, "review", "reject", id("08"), "--reviewer", "bob", "--note", "Message-only signal; nothing to share."])).code).toBe(0);
-    expect((await cli(["--home", home, "--pack", PACK_FILE, "review", "defer", id("34"), "--reviewer", "bob", "--note", "Wait for the sanctions list entry."])).code).toBe(0);
+    expect((await cli(["--home", home, "--pack", PACK_FILE, "review", "reject", id("08"), "--reviewer", "bob", "--reason", "corroborated", "--public-note", "Message-only signal; nothing to share."])).code).toBe(0);
+    expect((await cli(["--home", home, "--pack", PACK_FILE, "review", "defer", id("34"), "--reviewer", "bob", "--reason", "corroborated", "--public-note", "Wait for the sanctions list entry."])).code).toBe(0);
     page = await startPage(["--home", home, "--pack", PACK_FILE, "review", "serve", "--reviewer", "alice"]);
     profile = mkdtempSync(join(tmpdir(), "eb-chromium-"));
     context = await chromium.launchPersistentContext(profile, {
@@ -94,7 +94,9 @@ describeBrowser(`review page in headless Chromium${skipReason ? ` (skipped: ${sk
     await tab.click(`a[href*="/c/${id("32")}"]`);
     await expect(tab.locator("h1").textContent()).resolves.toBe(`Candidate ${id("32").slice(0, 12)}`);
     const candidate = await tab.locator('input[name="candidate"]').getAttribute("value");
-    await tab.fill("#note", "Two independent wildlife sources; share with the task force.");
+    await tab.selectOption("#reason", "corroborated");
+    await tab.fill("#note", "Called the ranger desk; they confirmed the seizure.");
+    await tab.fill("#public_note", "Two independent wildlife sources; share with the task force.");
     await tab.click("button.approve");
     await tab.waitForURL(/\?done=3$/);
     const notice = await tab.locator(".notice").textContent();
@@ -102,6 +104,13 @@ describeBrowser(`review page in headless Chromium${skipReason ? ` (skipped: ${sk
     const last = loadReviewLog(home).records.at(-1)!.record;
     expect(last).toMatchObject({ seq: 3, capsule_sha256: id("32"), candidate_sha256: candidate, decision: "APPROVED_FOR_RELEASE" });
     expect(last.reviewer.name).toBe("alice");
+    // The private note is shown to the reviewer, sealed on disk, and not in the export preview.
+    // (the decisions table: an approved candidate's page also lists its IOC values, hidden, in a table of its own)
+    const decisions = tab.locator("table", { hasText: "Private note (reviewers only, never exported)" });
+    expect(await decisions.count()).toBe(1);
+    expect(await decisions.textContent()).toContain("Called the ranger desk");
+    expect(await tab.locator("pre.export-preview").textContent()).not.toContain("ranger desk");
+    expect(JSON.stringify(last)).not.toContain("ranger desk");
     const tmp = mkdtempSync(join(tmpdir(), "eb-shots-"));
     const candidateShot = screenshotPath("review-page-candidate.png", tmp);
     await tab.screenshot({ path: candidateShot, fullPage: false });
@@ -130,7 +139,7 @@ describeBrowser(`review page in headless Chromium${skipReason ? ` (skipped: ${sk
       await Promise.all(["candidate", "tm", "clean", "csrf"].map(async (n) => [n, (await tab.locator(`input[name="${n}"]`).getAttribute("value")) ?? ""] as const)),
     );
     const action = `${page.url}c/${id("01")}/decide`;
-    const inputs = Object.entries({ ...fields, note: "forged", decision: "approve" })
+    const inputs = Object.entries({ ...fields, reason: "corroborated", public_note: "forged", decision: "approve" })
       .map(([k, v]) => `<input type="hidden" name="${k}" value="${v}">`)
       .join("");
     attacker = createServer((_req, res) => {

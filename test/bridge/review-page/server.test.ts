@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { loadReviewLog } from "../../../capsules/review/log.js";
+import { REVIEW_REASONS } from "../../../capsules/review/text-rules.js";
 import { esc } from "../../../bridge/review-page/html.js";
 import { describeShared } from "../../helpers/shared.js";
 import { exampleCapsule, exampleCapsules, PACK_FILE, removeHomes, storeWith } from "../../capsules/feed/store-fixtures.js";
@@ -82,10 +83,19 @@ describeShared("review page over HTTP", () => {
 
   test("decisions need the same Origin and their form's CSRF token; a valid one is signed into the log", async () => {
     const url = `${page.url}c/${id("01")}`;
-    const fields = formFields((await http(url)).body);
+    const html = (await http(url)).body;
+    const fields = formFields(html);
     expect(Object.keys(fields).sort()).toEqual(["candidate", "clean", "csrf", "tm"]);
+    // The page offers exactly the reason codes of the CLI, a private note and a public note that "leaves with the export".
+    expect([...html.matchAll(/<option value="([a-z-]+)">/g)].map((m) => m[1])).toEqual([...REVIEW_REASONS]);
+    expect(html).toContain("Private note (one line; sealed in the store, shown to reviewers, never exported)");
+    expect(html).toContain("Public note (one line; leaves with the export: never paste an IOC value)");
+    const noReason = await post(`${url}/decide`, page.origin, { ...fields, decision: "approve" });
+    expect(noReason.status).toBe(409);
+    expect(noReason.body).toContain("Refused: the reason: expected one of corroborated, duplicate, insufficient-evidence, out-of-scope, false-positive, policy");
+    expect(noReason.body).not.toContain("--reason");
     const decide = `${url}/decide`;
-    const good = { ...fields, decision: "approve", note: "Matches the mule rental pattern; share." };
+    const good = { ...fields, decision: "approve", reason: "corroborated", public_note: "Matches the mule rental pattern; share." };
     const before = records().length;
     const noCsrf = await post(decide, page.origin, { ...good, csrf: "" });
     expect(noCsrf.status).toBe(403);
@@ -100,7 +110,7 @@ describeShared("review page over HTTP", () => {
     expect(ok.status).toBe(303);
     expect(ok.headers.location).toBe(`${new URL(page.url).pathname}c/${id("01")}?done=${before + 1}`);
     const last = records().at(-1)!.record;
-    expect(last).toMatchObject({ capsule_sha256: id("01"), candidate_sha256: fields.candidate, decision: "APPROVED_FOR_RELEASE", note: good.note });
+    expect(last).toMatchObject({ capsule_sha256: id("01"), candidate_sha256: fields.candidate, decision: "APPROVED_FOR_RELEASE", reason: "corroborated", public_note: good.public_note, private_note_sha256: null });
     expect(last.reviewer.name).toBe("alice");
     expect((await cli(["--home", home, "review", "log", "--verify"])).code).toBe(0);
     const after = await http(`${page.origin}${ok.headers.location as string}`);
@@ -111,17 +121,18 @@ describeShared("review page over HTTP", () => {
     expect(again.body).toContain("a decision on the same bytes is final");
   });
 
-  test("a note holding a private value is refused without echoing it; markup in a note is escaped", async () => {
+  test("a public note holding a private value is refused without echoing it; markup in a note is escaped", async () => {
     const url = `${page.url}c/${id("03")}`;
     const fields = formFields((await http(url)).body);
     const before = records().length;
-    const leak = await post(`${url}/decide`, page.origin, { ...fields, decision: "reject", note: "desk reachable at @USDT_kitchen_sink" });
+    const leak = await post(`${url}/decide`, page.origin, { ...fields, decision: "reject", reason: "false-positive", public_note: "desk reachable at @USDT_kitchen_sink" });
     expect(leak.status).toBe(409);
-    expect(leak.body).toContain("Refused: The note was refused: leak guard: ioc_value in the note");
+    expect(leak.body).toContain("Refused: The public note was refused: leak guard: ioc_value in the public note");
+    expect(leak.body).not.toContain("--public-note");
     expect(leak.body).not.toContain("--note");
     expect(leak.body.toLowerCase()).not.toContain("@usdt_kitchen_sink");
     expect(records()).toHaveLength(before);
-    const marked = await post(`${url}/decide`, page.origin, { ...fields, decision: "defer", note: `<b onclick="x">bold</b>` });
+    const marked = await post(`${url}/decide`, page.origin, { ...fields, decision: "defer", reason: "insufficient-evidence", public_note: `<b onclick="x">bold</b>` });
     expect(marked.status).toBe(303);
     const shown = (await http(url)).body;
     expect(shown).toContain("&lt;b onclick=&quot;x&quot;&gt;bold&lt;/b&gt;");

@@ -1,7 +1,7 @@
 /**
  * The review page on our synthetic example (runs without ../shared; issue 30 items 5 and 6): a candidate that is
- * still open shows the decision form; a refused note is told in the page's words (the note field, never the CLI
- * flag); a final decision shows its state instead of buttons. Over plain HTTP always, and in headless Chromium
+ * still open shows the decision form; a refused public note is told in the page's words (the note field, never the
+ * CLI flag); a final decision shows its state instead of buttons. Over plain HTTP always, and in headless Chromium
  * when Debian's chromium is installed (.ci/run installs it).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -54,13 +54,14 @@ describe("the review page on the synthetic example", () => {
     expect(open.body).toContain('<button class="approve"');
     const fields = formFields(open.body);
 
-    const leak = await post(`${url}/decide`, page.origin, { ...fields, decision: "approve", note: `contact ${HANDLE}` });
+    const leak = await post(`${url}/decide`, page.origin, { ...fields, decision: "approve", reason: "corroborated", public_note: `contact ${HANDLE}` });
     expect(leak.status).toBe(409);
-    expect(leak.body).toContain("Refused: The note was refused: leak guard");
+    expect(leak.body).toContain("Refused: The public note was refused: leak guard");
+    expect(leak.body).not.toContain("--public-note");
     expect(leak.body).not.toContain("--note");
     expect(leak.body).not.toContain(HANDLE);
 
-    const ok = await post(`${url}/decide`, page.origin, { ...fields, decision: "approve", note: "Synthetic example checked" });
+    const ok = await post(`${url}/decide`, page.origin, { ...fields, decision: "approve", reason: "corroborated", public_note: "Synthetic example checked" });
     expect(ok.status).toBe(303);
     const done = await http(`${page.origin}${ok.headers.location as string}`);
     expect(done.body).toContain("<h2>Decision</h2>");
@@ -88,7 +89,8 @@ describe.runIf(existsSync(CHROMIUM))("the review page in headless Chromium, on t
       expect((await tab.goto(page.url))?.status()).toBe(200);
       await tab.click(`a[href*="/c/${ID}"]`);
       expect(await tab.locator("button.reject").count()).toBe(1);
-      await tab.fill("#note", "Synthetic example: nothing to share");
+      await tab.selectOption("#reason", "false-positive");
+      await tab.fill("#public_note", "Synthetic example: nothing to share");
       await tab.click("button.reject");
       await tab.waitForURL(/\?done=1$/);
       expect(await tab.locator(".notice").textContent()).toMatch(/^Recorded REJECTED/);

@@ -47,7 +47,7 @@ describeShared("canary values never leave through the sharing channels", () => {
     const ids = (JSON.parse(list.stdout) as { capsule_sha256: string }[]).map((d) => d.capsule_sha256);
     expect(ids.length).toBeGreaterThan(10);
     for (const id of ids) {
-      expect((await eb("review", "approve", id, "--include-clean", "--include-typology-matches", "--note", "Reviewed; pattern consistent.")).code).toBe(0);
+      expect((await eb("review", "approve", id, "--include-clean", "--include-typology-matches", "--reason", "corroborated", "--public-note", "Reviewed; pattern consistent.")).code).toBe(0);
     }
     const out = (n: string) => join(outDir, n);
     for (const args of [

@@ -215,7 +215,7 @@ describe("marked exports under a four-eyes policy", () => {
     await cli(home, ["keys", "init", "--reviewer", "bob"]);
     expect((await cli(home, ["review", "policy", "--approvals", "2"])).code).toBe(0);
     for (const who of ["alice", "bob"]) {
-      const r = await cli(home, ["review", "approve", id, "--note", `checked by ${who}`, "--reviewer", who]);
+      const r = await cli(home, ["review", "approve", id, "--reason", "corroborated", "--public-note", `checked by ${who}`, "--reviewer", who]);
       expect(r.stderr).toBe("");
     }
     const file = join(home, "..", `${home.split("/").pop()}-four-eyes.json`);
@@ -227,7 +227,7 @@ describe("marked exports under a four-eyes policy", () => {
     expect(types).toEqual(["marking-definition", "extension-definition", "identity", "grouping", "note"]);
     const note = bundle.objects[4];
     expect(note.authors).toEqual(["alice", "bob"]);
-    expect(note.content).toMatch(/APPROVED_FOR_RELEASE by alice[^\n]*\nreviewer note: checked by alice\nreview: APPROVED_FOR_RELEASE by bob/);
+    expect(note.content).toMatch(/APPROVED_FOR_RELEASE by alice[^\n]*\nreview reason: corroborated\nreviewer's public note: checked by alice\nreview: APPROVED_FOR_RELEASE by bob/);
     const csv = join(home, "..", `${home.split("/").pop()}-four-eyes.csv`);
     expect((await cli(home, ["review", "export", "--format", "csv", "--out", csv])).stderr).toBe("");
     expect(readFileSync(csv, "utf8").trimEnd().split(/\r?\n/)).toHaveLength(2);

@@ -78,7 +78,7 @@ export async function buildCapsule(home: string, message: string, found: Iocs): 
 /** Creates reviewer `alice` (once) and approves the capsule's default-view candidate. */
 export async function approve(home: string, id: string, note = "checked against the pack's cited sources", typologyView = true): Promise<void> {
   await cli(home, ["keys", "init", "--reviewer", "alice"]);
-  await ok(home, ["review", "approve", id, "--note", note, ...(typologyView ? ["--include-typology-matches"] : [])]);
+  await ok(home, ["review", "approve", id, "--reason", "corroborated", "--public-note", note, ...(typologyView ? ["--include-typology-matches"] : [])]);
 }
 
 export const MESSAGE_A =

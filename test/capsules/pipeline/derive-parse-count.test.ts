@@ -69,7 +69,7 @@ describeShared("one strict parse per input and command", () => {
       ["feed"],
       ["feed", "--include-typology-matches", "--include-clean"],
       ["review", "show", id],
-      ["review", "approve", id, "--reviewer", "alice", "--note", "checked against the pack"],
+      ["review", "approve", id, "--reviewer", "alice", "--reason", "corroborated", "--public-note", "checked against the pack"],
       ["review", "export", "--out", join(out, "export.jsonl")],
       ["review", "export", "--format", "stix", "--out", join(out, "bundle.json")],
     ]) {

@@ -52,11 +52,11 @@ describe("reviewed indicator release", () => {
   }, 120_000);
 
   test("a value of a candidate not yet fully approved cannot be released", async () => {
-    expect((await run(["review", "approve", id, "--note", "checked", "--reviewer", "alice", "--include-typology-matches"])).code).toBe(0);
+    expect((await run(["review", "approve", id, "--reason", "corroborated", "--note", "checked", "--reviewer", "alice", "--include-typology-matches"])).code).toBe(0);
     const r = await run(["review", "release", id, "--kind", "wallets", "--index", "0", "--reason", "corroborated", "--reviewer", "alice"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/has 1 of 2 approvals of its candidate: values are released only from a fully approved candidate/);
-    expect((await run(["review", "approve", id, "--note", "checked too", "--reviewer", "bob", "--include-typology-matches"])).code).toBe(0);
+    expect((await run(["review", "approve", id, "--reason", "corroborated", "--note", "checked too", "--reviewer", "bob", "--include-typology-matches"])).code).toBe(0);
   });
 
   test("the release policy: handles only when the policy names them; bad flags name the rule", async () => {

@@ -75,10 +75,10 @@ describeShared("canary values never leave through feed or review", () => {
       await eb("review", "show", id, "--json", "--include-clean", "--include-typology-matches");
     }
     for (const [n, id] of ids.entries()) {
-      const leaky = await eb("review", "approve", id, "--include-clean", "--note", `seen before: ${ownSecret.get(id)!.toUpperCase()}`);
-      expect([leaky.code, leaky.stderr]).toEqual([2, expect.stringContaining("--note refused: leak guard") as unknown as string]);
+      const leaky = await eb("review", "approve", id, "--include-clean", "--reason", "corroborated", "--public-note", `seen before: ${ownSecret.get(id)!.toUpperCase()}`);
+      expect([leaky.code, leaky.stderr]).toEqual([2, expect.stringContaining("--public-note refused: leak guard") as unknown as string]);
       const verb = n % 3 === 2 ? "reject" : "approve";
-      expect((await eb("review", verb, id, "--include-clean", "--note", `Reviewed case ${n}; pattern consistent.`)).code).toBe(0);
+      expect((await eb("review", verb, id, "--include-clean", "--reason", "corroborated", "--public-note", `Reviewed case ${n}; pattern consistent.`)).code).toBe(0);
     }
     await eb("review", "list", "--include-clean");
     await eb("review", "log");

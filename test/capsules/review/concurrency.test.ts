@@ -46,10 +46,10 @@ function appender(home: string, name: string, from: number, to: number): Child {
 }
 
 async function race(home: string, a: [number, number], b: [number, number]): Promise<[string[], string[]]> {
-  reviewer(home, "p1");
-  reviewer(home, "p2");
-  const one = appender(home, "p1", ...a);
-  const two = appender(home, "p2", ...b);
+  reviewer(home, "Pat");
+  reviewer(home, "Quinn");
+  const one = appender(home, "Pat", ...a);
+  const two = appender(home, "Quinn", ...b);
   await Promise.all([one.ready, two.ready]);
   writeFileSync(join(home, "go"), "");
   return Promise.all([one.done, two.done]);
@@ -92,7 +92,7 @@ const DEAD_PID = 4_194_400;
 describe("deciding processes racing against a stale lock", () => {
   test("four processes, twenty rounds, each starting from a stale lock: one chain holding every acknowledged decision", { timeout: 180_000 }, async () => {
     const home = tempHome("stale-race");
-    const names = ["s1", "s2", "s3", "s4"];
+    const names = ["Sam", "Sid", "Sol", "Sue"];
     const ROUNDS = 20;
     const PER = 2;
     for (const n of names) reviewer(home, n);

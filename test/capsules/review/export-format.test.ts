@@ -27,8 +27,10 @@ describe("unverifiableExportFormat", () => {
   });
   test("leaves JSON Lines, empty files and broken files to the per-line report", () => {
     expect(unverifiableExportFormat(enc('{"schema_version":"x"}\n{"checkpoint":1}\n'))).toBeUndefined();
-    // The export of a log with no decisions is its checkpoint line alone.
-    expect(unverifiableExportFormat(enc('{"checkpoint":{},"schema_version":"x","signature":"","signer":{}}\n'))).toBeUndefined();
+    // An export of no approval is its signed checkpoint alone: one line, still the JSON Lines export.
+    const checkpointOnly = '{"checkpoint":{},"schema_version":"evidence-bridge-review-checkpoint/v2","signature":"","signer":{}}\n';
+    expect(unverifiableExportFormat(enc(checkpointOnly))).toBeUndefined();
+    expect(unverifiableExportFormat(enc(checkpointOnly.replace("/v2", "/v9")))).toBe("one JSON document, not JSON Lines");
     expect(unverifiableExportFormat(enc(""))).toBeUndefined();
     expect(unverifiableExportFormat(enc("{\n  broken\n"))).toBeUndefined();
   });

@@ -91,7 +91,7 @@ describeShared("four-eyes policy and export over a real store", () => {
   let bob: ReviewerKeyFile;
   const view = { includeTypologyMatches: false, includeClean: false };
   const decide = (prefix: string, who: ReviewerKeyFile, decision: Decision = "APPROVED_FOR_RELEASE") =>
-    recordDecision(home, store, testPack(), { capsule_sha256: exampleCapsule(prefix).id, view, decision, note: "Checked against the cited record." }, who);
+    recordDecision(home, store, testPack(), { capsule_sha256: exampleCapsule(prefix).id, view, decision, reason: "corroborated", publicNote: "Checked against the cited record." }, who);
 
   beforeAll(async () => {
     ({ home, store } = await storeWith("4eyes-store", exampleCapsules()));
@@ -145,7 +145,7 @@ describeShared("four-eyes policy and export over a real store", () => {
   test("a page decision bound to a digest the candidate no longer has is refused and nothing is appended", () => {
     const before = loadReviewLog(home).records.length;
     const e = caught(() =>
-      recordDecision(home, store, testPack(), { capsule_sha256: exampleCapsule("08").id, view, decision: "REJECTED", note: "n", expectedDigest: "0".repeat(64) }, alice),
+      recordDecision(home, store, testPack(), { capsule_sha256: exampleCapsule("08").id, view, decision: "REJECTED", reason: "corroborated", publicNote: "n", expectedDigest: "0".repeat(64) }, alice),
     );
     expect(e.code).toBe("stale-candidate");
     expect(loadReviewLog(home).records).toHaveLength(before);

@@ -15,6 +15,7 @@ import { appendDecision, loadReviewLog, verifyReviewLog } from "../../../capsule
 import { recordBytes, signRecord, REVIEW_RECORD_SCHEMA, recordDigest } from "../../../capsules/review/record.js";
 import { openReviewTarget } from "../../../capsules/review/review-target.js";
 import { loadReviewerKey } from "../../../capsules/review/reviewer-key.js";
+import { reestablishPosition } from "../../../capsules/review/positions.js";
 import { isKnownReviewer, loadReviewerRegistry, reviewerRegistryPath } from "../../../capsules/review/reviewer-registry.js";
 import { verifyExportBytes } from "../../../capsules/review/verify-export.js";
 import type { SealedStore } from "../../../capsules/store/store.js";
@@ -52,7 +53,7 @@ describeShared("review integrity against a writer of the data directory", () => 
   test("an approval signed by a fresh key, with the head rewritten, is named and refused everywhere", () => {
     const c = candidateOf(store, "32");
     const genuine = candidateOf(store, "34");
-    appendDecision(home, { capsule_sha256: genuine.id, candidate_sha256: genuine.digest, typology_match_visible: false, decision: "NEEDS_MORE_EVIDENCE", note: "more" }, loadReviewerKey(home, "alice"));
+    appendDecision(home, { capsule_sha256: genuine.id, candidate_sha256: genuine.digest, typology_match_visible: false, decision: "NEEDS_MORE_EVIDENCE", reason: "corroborated", public_note: "more" }, loadReviewerKey(home, "alice"));
     const log = loadReviewLog(home);
     const fresh = signingKeyFromSeed(generateSigningSeed());
     const forged = signRecord(
@@ -64,7 +65,9 @@ describeShared("review integrity against a writer of the data directory", () => 
         candidate_sha256: c.digest,
         typology_match_visible: false,
         decision: "APPROVED_FOR_RELEASE",
-        note: "looks fine",
+        reason: "corroborated",
+        private_note_sha256: null,
+        public_note: "looks fine",
         reviewer: { name: "alice", fingerprint: fresh.fingerprint, public_key: bytesToHex(fresh.publicKey) },
         decided_at: "2026-09-01T10:00:00Z",
       },
@@ -106,28 +109,29 @@ describeShared("review integrity against a writer of the data directory", () => 
   test("an unregistered reviewer key cannot append", () => {
     const stranger = { name: "stranger", key: signingKeyFromSeed(generateSigningSeed()) };
     const c = candidateOf(store, "34");
-    expect(() => appendDecision(home, { capsule_sha256: c.id, candidate_sha256: c.digest, typology_match_visible: false, decision: "REJECTED", note: "no" }, stranger)).toThrow(
+    expect(() => appendDecision(home, { capsule_sha256: c.id, candidate_sha256: c.digest, typology_match_visible: false, decision: "REJECTED", reason: "corroborated", public_note: "no" }, stranger)).toThrow(
       /is not registered in this store/,
     );
   });
 
   test("restoring an earlier copy of review/ (dropping a later rejection) is caught by the reviewer's position", () => {
-    const alice = reviewer(home, "alice2");
+    const alice = reviewer(home, "Alice Second");
+    const positionFile = join(home, "keys", "reviewers", `${alice.key.fingerprint.slice("ed25519:".length)}.position`);
     const clock = minuteClock();
     const a = candidateOf(store, "01");
-    appendDecision(home, { capsule_sha256: a.id, candidate_sha256: a.digest, typology_match_visible: false, decision: "NEEDS_MORE_EVIDENCE", note: "wait" }, alice, { now: clock });
+    appendDecision(home, { capsule_sha256: a.id, candidate_sha256: a.digest, typology_match_visible: false, decision: "NEEDS_MORE_EVIDENCE", reason: "corroborated", public_note: "wait" }, alice, { now: clock });
     const copy = join(home, "..", `${home.split("/").pop()}-review-copy`);
     cpSync(reviewLayout(home).dir, copy, { recursive: true });
     const older = buildExport(store, testPack(), loadReviewLog(home));
-    appendDecision(home, { capsule_sha256: a.id, candidate_sha256: a.digest, typology_match_visible: false, decision: "REJECTED", note: "no" }, alice, { now: clock });
+    appendDecision(home, { capsule_sha256: a.id, candidate_sha256: a.digest, typology_match_visible: false, decision: "REJECTED", reason: "corroborated", public_note: "no" }, alice, { now: clock });
     expect(verifyReviewLog(home).ok).toBe(true);
     const newer = buildExport(store, testPack(), loadReviewLog(home));
     rmSync(reviewLayout(home).dir, { recursive: true });
     cpSync(copy, reviewLayout(home).dir, { recursive: true });
     const v = verifyReviewLog(home);
     expect(v.ok).toBe(false);
-    expect(v.error).toMatch(/^the log ends after record #\d+, but reviewer alice2 \(ed25519:[0-9a-f]{64}\) signed record #\d+ \(keys\/reviewers\/alice2\.position\): the log was rolled back or records were removed$/);
-    expect(() => appendDecision(home, { capsule_sha256: a.id, candidate_sha256: a.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note: "ok" }, alice)).toThrow(/rolled back/);
+    expect(v.error).toMatch(/^the log ends after record #\d+, but reviewer Alice Second \(ed25519:[0-9a-f]{64}\) signed record #\d+ \(keys\/reviewers\/[0-9a-f]{64}\.position\): the log was rolled back or records were removed$/);
+    expect(() => appendDecision(home, { capsule_sha256: a.id, candidate_sha256: a.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", reason: "corroborated", public_note: "ok" }, alice)).toThrow(/rolled back/);
 
     // Exports: the newer export extends the older one; an export taken from the rolled-back log and then rewritten
     // with a different decision at the same position does not extend the newer one.
@@ -139,8 +143,23 @@ describeShared("review integrity against a writer of the data directory", () => 
     expect(back.checkpoint.problem).toMatch(/^--after: the newer export's log has \d+ records, the older one's \d+: the log was rolled back$/);
     rmSync(reviewLayout(home).dir, { recursive: true });
     cpSync(copy, reviewLayout(home).dir, { recursive: true });
-    rmSync(join(home, "keys", "reviewers", "alice2.position"));
-    appendDecision(home, { capsule_sha256: a.id, candidate_sha256: a.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note: "ok now" }, alice, { now: clock });
+    // Deleting the position file as well no longer switches the check off (issue 29 item 4): the reviewer signed a
+    // record of the restored log, so every reader refuses, naming the reviewer and the command that re-establishes it.
+    rmSync(positionFile);
+    const missing = verifyReviewLog(home);
+    expect(missing.ok).toBe(false);
+    expect(missing.error).toMatch(
+      /^reviewer Alice Second \(ed25519:[0-9a-f]{64}\) signed record #\d+ of this log but has no position record \(keys\/reviewers\/[0-9a-f]{64}\.position is missing\): .* re-establish it with 'evidence-bridge review reestablish-position "Alice Second" --why interrupted-append\|file-lost\|log-restored'/,
+    );
+    expect(() => buildExport(store, testPack(), missing)).toThrow(/has no position record/);
+    expect(() => appendDecision(home, { capsule_sha256: a.id, candidate_sha256: a.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", reason: "corroborated" }, alice)).toThrow(/has no position record/);
+    // Re-established deliberately: signed by the reviewer who did it, naming why; listed by every verification.
+    const restored = missing.records.filter((e) => e.record.reviewer.fingerprint === alice.key.fingerprint).pop()!;
+    reestablishPosition(join(home, "keys", "reviewers"), { entry: restored }, alice, "log-restored", "2026-09-01T12:00:00Z");
+    const again = verifyReviewLog(home);
+    expect(again.ok).toBe(true);
+    expect(again.warnings).toContain(`the position of ${alice.key.fingerprint} was re-established at record #${restored.record.seq} by Alice Second (${alice.key.fingerprint}) at 2026-09-01T12:00:00Z: log-restored`);
+    appendDecision(home, { capsule_sha256: a.id, candidate_sha256: a.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", reason: "corroborated", public_note: "ok now" }, alice, { now: clock });
     const forked = buildExport(store, testPack(), loadReviewLog(home));
     const f = verifyExportBytes(bytes(forked), { trust, after: bytes(newer) });
     expect(f.ok).toBe(false);

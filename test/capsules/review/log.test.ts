@@ -11,7 +11,7 @@ import { ReviewError } from "../../../capsules/review/errors.js";
 import { readHead, writeHead } from "../../../capsules/review/head.js";
 import { reviewLayout } from "../../../capsules/review/layout.js";
 import { appendDecision, loadReviewLog, verifyReviewLog } from "../../../capsules/review/log.js";
-import { GENESIS_PREV, recordBytes, recordFromBytes, REVIEW_RECORD_SCHEMA, signRecord } from "../../../capsules/review/record.js";
+import { GENESIS_PREV, recordBytes, recordFromBytes, REVIEW_RECORD_SCHEMA, signRecord, type ReviewRecord, type ReviewRecordV2 } from "../../../capsules/review/record.js";
 import { removeHomes, tempHome } from "../feed/store-fixtures.js";
 import { draft, logLines, minuteClock, reviewer, writeLogLines } from "./review-fixtures.js";
 
@@ -87,10 +87,10 @@ describe("appending", () => {
   });
 
   test.each([
-    ["a control character", "ok\u0000", "--note: contains U+0000 (control, format, bidi and line-break characters are not allowed)"],
-    ["a line break", "one\ntwo", "--note: contains U+000A"],
-    ["a bidi override", "abc\u202edef", "--note: contains U+202E"],
-    ["nothing", " ", "--note: must not be empty or blank"],
+    ["a control character", "ok\u0000", "--public-note: contains U+0000 (control, format, bidi and line-break characters are not allowed)"],
+    ["a line break", "one\ntwo", "--public-note: contains U+000A"],
+    ["a bidi override", "abc\u202edef", "--public-note: contains U+202E"],
+    ["nothing", " ", "--public-note: must not be empty or blank"],
   ])("a note with %s is refused and nothing is appended", (_what, note, message) => {
     const { home, alice } = logOf(1);
     const e = caught(() => appendDecision(home, draft(2, "REJECTED", note), alice));
@@ -136,7 +136,7 @@ describe("tamper evidence", () => {
     const { home, alice } = logOf(4);
     const lines = logLines(home);
     const r = recordFromBytes(Buffer.from(lines[1].slice(0, -1)));
-    const edited = { ...r, note: "edited later" };
+    const edited = { ...r, public_note: "edited later" } as ReviewRecord;
     writeLogLines(home, [lines[0], `${new TextDecoder().decode(recordBytes(edited))}\n`, ...lines.slice(2)]);
     expect(errorOf(home)).toBe(
       "record #2 (line 2): the signature does not verify with reviewer.public_key (the record was modified after signing, or signed with another key)",
@@ -165,16 +165,16 @@ describe("tamper evidence", () => {
     expect(errorOf(home)).toBe("record #3 (line 3): incomplete last line (no final newline): an interrupted write, or the file was cut");
   });
 
-  test("records cut from the end are caught by the head file, and without it by the reviewer's position; without both, only a warning remains", () => {
+  test("records cut from the end are caught by the head file, without it by the reviewer's position, and without both by the missing position", () => {
     const { home } = logOf(4);
     writeLogLines(home, logLines(home).slice(0, 3));
     expect(errorOf(home)).toBe("the head file names 4 records but the log ends after record #3: records were deleted from the end of the log");
     unlinkSync(reviewLayout(home).head);
-    expect(errorOf(home)).toMatch(/^the log ends after record #3, but reviewer \w+ \(ed25519:[0-9a-f]{64}\) signed record #4 \(keys\/reviewers\/\w+\.position\): the log was rolled back or records were removed$/);
+    expect(errorOf(home)).toMatch(/^the log ends after record #3, but reviewer \w+ \(ed25519:[0-9a-f]{64}\) signed record #4 \(keys\/reviewers\/[0-9a-f]{64}\.position\): the log was rolled back or records were removed$/);
     for (const f of readdirSync(join(home, "keys", "reviewers"))) if (f.endsWith(".position")) unlinkSync(join(home, "keys", "reviewers", f));
-    const v = verifyReviewLog(home);
-    expect(v.ok).toBe(true);
-    expect(v.warnings).toEqual(["the head file is missing (an interrupted first append, or it was deleted): records cut from the end cannot be detected"]);
+    // The reviewer signed records #1 to #3 of what is left: a missing position is itself a refusal (issue 29 item 4).
+    expect(errorOf(home)).toMatch(/^reviewer alice \(ed25519:[0-9a-f]{64}\) signed record #3 of this log but has no position record .*'evidence-bridge review reestablish-position "alice" --why /);
+    expect(verifyReviewLog(home).failed).toBe("positions");
   });
 
   test("a head file lagging behind the log is a warning; a head naming another digest is an error", () => {
@@ -193,7 +193,7 @@ describe("tamper evidence", () => {
     const v = verifyReviewLog(home);
     const first = v.records[0].record;
     const forged = signRecord(
-      { ...first, schema_version: REVIEW_RECORD_SCHEMA, seq: 3, prev_sha256: v.head, decision: "REJECTED", decided_at: "2026-09-01T11:00:00Z" },
+      { ...(first as ReviewRecordV2), seq: 3, prev_sha256: v.head, decision: "REJECTED", decided_at: "2026-09-01T11:00:00Z" },
       alice.key,
     );
     writeFileSync(reviewLayout(home).log, `${readFileSync(reviewLayout(home).log, "utf8")}${new TextDecoder().decode(recordBytes(forged))}\n`);

@@ -37,7 +37,7 @@ describeShared("review queue and export", () => {
     const id = exampleCapsule(prefix).id;
     const r = openReviewTarget(new StoredDerivations(store, testPack()), id, view).result;
     if (r.status !== "emitted") throw new Error(`no candidate for ${prefix}`);
-    appendDecision(home, { capsule_sha256: id, candidate_sha256: r.digest, typology_match_visible: view.includeTypologyMatches, decision, note }, alice, { now });
+    appendDecision(home, { capsule_sha256: id, candidate_sha256: r.digest, typology_match_visible: view.includeTypologyMatches, decision, reason: "corroborated", public_note: note }, alice, { now });
     return r.digest;
   }
 
@@ -106,7 +106,7 @@ describeShared("review queue and export", () => {
     const id = exampleCapsule("08").id;
     appendDecision(
       home,
-      { capsule_sha256: id, candidate_sha256: sha256Hex("the candidate as it was under an older pack"), typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note: "ok" },
+      { capsule_sha256: id, candidate_sha256: sha256Hex("the candidate as it was under an older pack"), typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", reason: "corroborated", public_note: "ok" },
       alice,
       { now },
     );
@@ -163,15 +163,15 @@ describeShared("review queue and export", () => {
     if (c03.status !== "emitted") throw new Error("no candidate");
     appendDecision(
       local.home,
-      { capsule_sha256: exampleCapsule("03").id, candidate_sha256: c03.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note: "wallet TmcD3cQqkpT9P5aXLUff69yRPBEn1ce2p3 seen before" },
+      { capsule_sha256: exampleCapsule("03").id, candidate_sha256: c03.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", reason: "corroborated", public_note: "wallet TmcD3cQqkpT9P5aXLUff69yRPBEn1ce2p3 seen before" },
       bob,
     );
     expect(() => buildExport(local.store, testPack(), loadReviewLog(local.home))).toThrow(
-      `refused 1 of 1 approved candidate, nothing was exported: capsule ${exampleCapsule("03").id} (approved in record #1): leak guard: ioc_value in export.decision.note`,
+      `refused 1 of 1 approved candidate, nothing was exported: capsule ${exampleCapsule("03").id} (approved in record #1): leak guard: ioc_value in export.decision.public_note`,
     );
     const c01 = openReviewTarget(new StoredDerivations(local.store, testPack()), exampleCapsule("01").id, { includeTypologyMatches: false, includeClean: false }).result;
     if (c01.status !== "emitted") throw new Error("no candidate");
-    appendDecision(local.home, { capsule_sha256: exampleCapsule("01").id, candidate_sha256: c01.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note: "ok" }, bob);
+    appendDecision(local.home, { capsule_sha256: exampleCapsule("01").id, candidate_sha256: c01.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", reason: "corroborated", public_note: "ok" }, bob);
     unlinkSync(join(local.store.layout.capsules, `${exampleCapsule("01").id}.sealed`));
     expect(() => buildExport(local.store, testPack(), loadReviewLog(local.home))).toThrow(
       new RegExp(`refused 2 of 2 approved candidates.*capsule ${exampleCapsule("01").id} \\(approved in record #2\\): the capsule is no longer in the store`),
@@ -185,13 +185,13 @@ describeShared("review queue and export", () => {
     const approve = (prefix: string, note: string) => {
       const r = openReviewTarget(derivations, exampleCapsule(prefix).id, DEFAULT_VIEW).result;
       if (r.status !== "emitted") throw new Error("no candidate");
-      appendDecision(local.home, { capsule_sha256: exampleCapsule(prefix).id, candidate_sha256: r.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note }, dana);
+      appendDecision(local.home, { capsule_sha256: exampleCapsule(prefix).id, candidate_sha256: r.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", reason: "corroborated", public_note: note }, dana);
     };
     approve("01", "checked the rates");
     expect(buildExport(local.store, testPack(), loadReviewLog(local.home)).exported).toHaveLength(1);
     approve("03", "wallet TmcD3cQqkpT9P5aXLUff69yRPBEn1ce2p3 seen before");
     expect(() => buildExport(local.store, testPack(), loadReviewLog(local.home))).toThrow(
-      `refused 1 of 2 approved candidates, nothing was exported: capsule ${exampleCapsule("03").id} (approved in record #2): leak guard: ioc_value in export.decision.note`,
+      `refused 1 of 2 approved candidates, nothing was exported: capsule ${exampleCapsule("03").id} (approved in record #2): leak guard: ioc_value in export.decision.public_note`,
     );
   });
 
@@ -205,7 +205,7 @@ describeShared("review queue and export", () => {
     const approve = (key: ReviewerKeyFile, note: string) =>
       appendDecision(
         local.home,
-        { capsule_sha256: exampleCapsule("03").id, candidate_sha256: r.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note },
+        { capsule_sha256: exampleCapsule("03").id, candidate_sha256: r.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", reason: "corroborated", public_note: note },
         key,
         { isKnown: (f) => f === frank.key.fingerprint },
       );
@@ -213,7 +213,7 @@ describeShared("review queue and export", () => {
     approve(frank, "ok");
     // The export counts only Erin's key: her approval (whose note leaks) is exported, Frank's latest record is not.
     expect(() => buildExport(local.store, testPack(), loadReviewLog(local.home), undefined, { isKnown: (f) => f === erin.key.fingerprint })).toThrow(
-      `refused 1 of 1 approved candidate, nothing was exported: capsule ${exampleCapsule("03").id} (approved in record #2): leak guard: ioc_value in export.decision.note`,
+      `refused 1 of 1 approved candidate, nothing was exported: capsule ${exampleCapsule("03").id} (approved in record #2): leak guard: ioc_value in export.decision.public_note`,
     );
   });
 
@@ -226,19 +226,19 @@ describeShared("review queue and export", () => {
     // A handle of capsule 03, written without "@" and in upper case: not capsule 01's value, so its own guard passes.
     const note = "same desk as USDT_KITCHEN_SINK";
     expect(guardOutward(t01, note, "the note")).toBeUndefined();
-    appendDecision(local.home, { capsule_sha256: id01, candidate_sha256: digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note }, reviewer(local.home, "carol"));
+    appendDecision(local.home, { capsule_sha256: id01, candidate_sha256: digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", reason: "corroborated", public_note: note }, reviewer(local.home, "carol"));
     expect(() => buildExport(local.store, testPack(), loadReviewLog(local.home))).toThrow(
-      `refused 1 of 1 approved candidate, nothing was exported: capsule ${id01} (approved in record #1): leak guard: ioc_value in export.decision.note`,
+      `refused 1 of 1 approved candidate, nothing was exported: capsule ${id01} (approved in record #1): leak guard: ioc_value in export.decision.public_note`,
     );
     // The same through the reviewer's name, with a clean note.
     const other = await storeWith("export-wide-name", [exampleCapsule("03"), exampleCapsule("01")]);
-    appendDecision(other.home, { capsule_sha256: id01, candidate_sha256: digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note: "ok" }, reviewer(other.home, "usdt_kitchen_sink"));
+    appendDecision(other.home, { capsule_sha256: id01, candidate_sha256: digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", reason: "corroborated", public_note: "ok" }, reviewer(other.home, "Usdt Kitchen Sink"));
     expect(() => buildExport(other.store, testPack(), loadReviewLog(other.home))).toThrow(
       `refused 1 of 1 approved candidate, nothing was exported: capsule ${id01} (approved in record #1): leak guard: ioc_value in export.decision.reviewer.name`,
     );
     // A clean note and name export.
     const clean = await storeWith("export-wide-clean", [exampleCapsule("03"), exampleCapsule("01")]);
-    appendDecision(clean.home, { capsule_sha256: id01, candidate_sha256: digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note: "checked the rates" }, reviewer(clean.home, "carol"));
+    appendDecision(clean.home, { capsule_sha256: id01, candidate_sha256: digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", reason: "corroborated", public_note: "checked the rates" }, reviewer(clean.home, "carol"));
     expect(buildExport(clean.store, testPack(), loadReviewLog(clean.home)).exported).toHaveLength(1);
   });
 

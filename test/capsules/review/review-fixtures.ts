@@ -23,7 +23,8 @@ export function draft(i: number, decision: Decision = "APPROVED_FOR_RELEASE", no
     candidate_sha256: sha256Hex(`candidate ${i}`),
     typology_match_visible: false,
     decision,
-    note,
+    reason: "corroborated",
+    public_note: note,
   };
 }
 

@@ -8,7 +8,7 @@ import { canonicalBytes } from "../../../src/json/canonical.js";
 import { sha256Hex } from "../../../src/hash.js";
 import { buildExport } from "../../../capsules/review/export-lines.js";
 import { appendDecision, loadReviewLog } from "../../../capsules/review/log.js";
-import { recordFromJson, signRecord, type ReviewRecord } from "../../../capsules/review/record.js";
+import { recordFromJson, signRecord, type ReviewRecord, type ReviewRecordV2 } from "../../../capsules/review/record.js";
 import { openReviewTarget } from "../../../capsules/review/review-target.js";
 import type { ReviewerKeyFile } from "../../../capsules/review/reviewer-key.js";
 import { parseTrustList, verifyExportBytes } from "../../../capsules/review/verify-export.js";
@@ -44,7 +44,7 @@ describeShared("review verify-export", () => {
       const id = exampleCapsule(prefix).id;
       const r = openReviewTarget(new StoredDerivations(store, testPack()), id, { includeTypologyMatches: false, includeClean: false }).result;
       if (r.status !== "emitted") throw new Error("no candidate");
-      appendDecision(home, { capsule_sha256: id, candidate_sha256: r.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", note: "ok" }, who);
+      appendDecision(home, { capsule_sha256: id, candidate_sha256: r.digest, typology_match_visible: false, decision: "APPROVED_FOR_RELEASE", reason: "corroborated", public_note: "ok" }, who);
     }
     const out = buildExport(store, testPack(), loadReviewLog(home));
     lines = out.lines.map((l) => Buffer.from(l).toString("utf8"));
@@ -153,7 +153,7 @@ describeShared("review verify-export", () => {
   });
 
   test("a decision that is not the record at its position of the checkpointed log is refused", () => {
-    const forged = resigned(lines[0], alice, (d) => (d.decision.note = "changed after the export"));
+    const forged = resigned(lines[0], alice, (d) => ((d.decision as ReviewRecordV2).public_note = "changed after the export"));
     expect(problemOf([forged, lines[1]])).toBe("decision record #1 is not the record at that position of the log the checkpoint describes");
   });
 
