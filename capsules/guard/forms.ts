@@ -243,6 +243,32 @@ export function foldForms(text: string): ValueFold {
   return { compact, reversed: unitsText(to, 0, m), significant: n };
 }
 
+/**
+ * Our own identifiers in outward text: UUIDs (MISP uuids, the UUID of a STIX id such as `grouping--0b…`) and runs of
+ * {@link HEX_WINDOW} or more hex digits (digests, key fingerprints, candidate and assessment ids), each standing alone (no letter or
+ * digit on either side).
+ */
+const ID_SPAN = /(?<![0-9A-Za-z])(?:[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}|[0-9a-fA-F]{12,})(?![0-9A-Za-z])/g;
+
+/**
+ * The compact form of a text (what {@link foldText} gives) with its identifiers ({@link ID_SPAN}) read literally:
+ * lower case, dashes dropped, and no digit–letter folding, so `0b…` inside a STIX id never reads as `ob…`. Compact
+ * forms of private values never hold the ASCII digits 0 and 1 (the skeleton reads them as `o` and `l`), so nothing
+ * is found across a digit of an identifier that its letters would not find; a value holding 12+ hex digits in a row
+ * (separators aside) is also searched by their windows (value-forms.ts, {@link plainHexRuns}), which
+ * {@link hexRuns} reads in the plain form of outward text.
+ */
+export function compactKeepingIds(text: string): string {
+  if (!/[0-9a-fA-F]{8}/.test(text)) return foldText(text).compact;
+  let out = "";
+  let from = 0;
+  for (const m of text.matchAll(ID_SPAN)) {
+    out += compactForm(text.slice(from, m.index)) + m[0].replace(/-/g, "").toLowerCase();
+    from = m.index + m[0].length;
+  }
+  return from === 0 ? foldText(text).compact : out + compactForm(text.slice(from));
+}
+
 /** Number of significant characters: code points that fold to letters or digits (before any expansion: m → rn). */
 export function significantLength(text: string): number {
   foldInto(text, false);
@@ -408,16 +434,21 @@ const HEX_RUN = /[0-9a-f]{12,}/g;
  * Decimal digits of every script read as ASCII digits in both.
  */
 export function hexRuns(text: string, compact = foldText(text).compact): string[] {
-  // ASCII is its own NFKC form, and its letters and digits are A-Z, a-z and 0-9: the same plain form, without the
-  // Unicode property search.
-  const plain = ASCII.test(text) ? text.toLowerCase().replace(NOT_ASCII_ALNUM, "") : asciiDigits(text.normalize("NFKC")).toLowerCase().replace(NOT_SIGNIFICANT, "");
-  const runs: string[] = [...(plain.match(HEX_RUN) ?? [])];
+  const runs = plainHexRuns(text);
   // Look-alikes too: in the skeleton form digits 0 and 1 read as o and l; read them back as digits.
   for (const r of compact.replace(/o/g, "0").replace(/l/g, "1").match(HEX_RUN) ?? []) if (!runs.includes(r)) runs.push(r);
   return runs;
 }
 
 const NOT_ASCII_ALNUM = /[^a-z0-9]/g;
+
+/** The runs of {@link hexRuns} read in the plain form alone (no look-alike reading of the compact form). */
+export function plainHexRuns(text: string): string[] {
+  // ASCII is its own NFKC form, and its letters and digits are A-Z, a-z and 0-9: the same plain form, without the
+  // Unicode property search.
+  const plain = ASCII.test(text) ? text.toLowerCase().replace(NOT_ASCII_ALNUM, "") : asciiDigits(text.normalize("NFKC")).toLowerCase().replace(NOT_SIGNIFICANT, "");
+  return plain.match(HEX_RUN) ?? [];
+}
 
 /** A window of {@link HEX_WINDOW} hex digits as a number (exact: 48 bits). */
 export function hexWindowKey(window: string): number {
