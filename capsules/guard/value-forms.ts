@@ -28,6 +28,7 @@
  * as whole tokens only: a few digits would otherwise be found inside any long number or digest. So are detector
  * signal names: public identifiers whose words occur in ordinary prose.
  */
+import { canonicalEmail } from "./email-forms.js";
 import { nationalNumberForm, phoneDigits } from "./phone-digits.js";
 import { compactForm, digitWindowKeys, foldDigits, foldForms, HEX_WINDOW, hexWindowKeys, plainHexRuns, refang } from "./forms.js";
 import type { PrivateValue } from "./private-values.js";
@@ -234,6 +235,12 @@ function computeForms(v: PrivateValue): ValueForms {
           const hostFound = host.includes(".") && addText(host);
           if (!hostFound) addText(rest.split(/[?#]/, 1)[0]);
           covered = hostFound && refanged === value;
+          break;
+        }
+        case "emails": {
+          // The address as its mailbox reads it (email-forms.ts): provider aliases and a sub-address removed.
+          const canonical = canonicalEmail(value);
+          if (canonical !== value.toLowerCase()) addText(canonical);
           break;
         }
         case "channels":
