@@ -17,6 +17,7 @@
  */
 import { indexPath, isJsonFloat, isJsonObject, memberPath } from "../../src/json/value.js";
 import { type Bucket, fileForm, formAtKey, KEY_LONG, KEY_SHORT, kindOf, KINDS, WindowKeys } from "./index-tables.js";
+import type { MessageFingerprints } from "./message-shingles.js";
 import type { PrivateKind, PrivateValue } from "./private-values.js";
 import { OutwardProbe, textHashes, valuesProbe } from "./probe.js";
 import {
@@ -77,6 +78,11 @@ export class OutwardGuard {
   private readonly hex = new WindowKeys();
   private readonly digits = new WindowKeys();
   private count = 0;
+  /**
+   * Message fingerprints (message-shingles.ts): outward text sharing a shingle with a message the bridge was given,
+   * in this process or an earlier one, is a `message_text` hit. Set by the store guards (store-guard.ts).
+   */
+  fingerprints: MessageFingerprints | undefined;
 
   constructor(values: Iterable<PrivateValue> = []) {
     this.add(values);
@@ -89,7 +95,14 @@ export class OutwardGuard {
 
   /** True when no value was added (every check passes). */
   get empty(): boolean {
-    return this.formList.length === 0 && this.forms.size === 0 && this.short.size === 0 && this.hex.size === 0 && this.digits.size === 0;
+    return (
+      this.formList.length === 0 &&
+      this.forms.size === 0 &&
+      this.short.size === 0 &&
+      this.hex.size === 0 &&
+      this.digits.size === 0 &&
+      (this.fingerprints === undefined || this.fingerprints.empty)
+    );
   }
 
   /**
@@ -259,6 +272,7 @@ export class OutwardGuard {
     }
     if (this.hex.size > 0) this.scanKeys(p.hexKeys, this.hex, found);
     if (this.digits.size > 0) this.scanKeys(p.digitKeys, this.digits, found);
+    if (opts.tokens !== false && this.fingerprints !== undefined && !found.has("message_text") && this.fingerprints.holdsShingleOf(text)) found.add("message_text");
     // In the one order of KINDS, whichever way this guard searched (direct or indexed: a narrowed guard may be
     // either), so verdicts and their reasons are the same from every guard that finds the same kinds.
     return found.size > 1 ? new Set(KINDS.filter((k) => found.has(k))) : found;
@@ -278,7 +292,7 @@ export class OutwardGuard {
    */
   check(value: unknown, root: string, opts: CheckOptions = {}): GuardVerdict {
     if (this.empty) return { ok: true };
-    if (!this.indexed) {
+    if (!this.indexed && (this.fingerprints === undefined || this.fingerprints.empty)) {
       const texts: string[] = [];
       if (collectTexts(value, 0, texts, opts.isPublic) && !this.mayHit(texts)) return { ok: true };
     }

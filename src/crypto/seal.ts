@@ -31,9 +31,9 @@ export const SEAL_OVERHEAD = SEAL_HEADER_BYTES + nacl.secretbox.overheadLength;
 export const STORE_KEY_BYTES = 32;
 export const KEY_ID_BYTES = 8;
 
-export const SealKind = { capsule: 1, message: 2, index: 3, signingKey: 4 } as const;
+export const SealKind = { capsule: 1, message: 2, index: 3, signingKey: 4, fingerprint: 5 } as const;
 export type SealKind = (typeof SealKind)[keyof typeof SealKind];
-const KIND_NAMES: Record<number, string> = { 1: "capsule", 2: "retained message", 3: "row index", 4: "signing key" };
+const KIND_NAMES: Record<number, string> = { 1: "capsule", 2: "retained message", 3: "row index", 4: "signing key", 5: "message fingerprint" };
 
 const encoder = new TextEncoder();
 const KEY_ID_DOMAIN = encoder.encode("evidence-bridge/key-id/v1\0");

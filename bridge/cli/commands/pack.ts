@@ -157,9 +157,22 @@ async function runMatch(args: string[], ctx: CliContext): Promise<number> {
     throw new CliError("message is not valid UTF-8");
   }
   const result = assessProvenance(pack, { text, signals });
+  // Not stored, but fingerprinted: a later outward text that quotes it is refused (docs/guard.md "Message fingerprints").
+  await recordFingerprint(ctx, text);
   const out = { pack_sha256: pack.sha256, ...result };
   ctx.io.stdout.write(`${canonicalText(out, "result")}\n`);
   return 0;
+}
+
+/** Seals the fingerprint of a message `pack match` was given into the store (created on first use, as capsule build does). */
+async function recordFingerprint(ctx: CliContext, text: string): Promise<void> {
+  const { openOrCreateStore } = await import("../../../capsules/store/store.js");
+  const { recordMessageFingerprint } = await import("../../../capsules/store/message-fingerprints.js");
+  try {
+    recordMessageFingerprint(await openOrCreateStore(configFrom(ctx)), text);
+  } catch (e) {
+    throw new CliError(`store: the message's fingerprint cannot be sealed, so nothing was matched: ${(e as Error).message}`);
+  }
 }
 
 /** The pack commands use (the data directory's own, or the configured one, remembered on first use). */
