@@ -15,6 +15,7 @@ import { mispFeedFiles, type FeedFile, type MispDistribution } from "./misp.js";
 import type { Producer } from "./producer.js";
 import { stixBundleBytes } from "./stix.js";
 import { ceilingProblem, type MarkingProfile, type TlpLevel } from "./tlp.js";
+import { vocabularyRefusal } from "./vocabulary-check.js";
 
 export const MARKED_FORMATS = ["stix", "misp", "csv"] as const;
 export type MarkedFormat = (typeof MARKED_FORMATS)[number];
@@ -89,6 +90,9 @@ export function buildFormatExport(
   checkCeiling(opts.tlp, opts.maxTlp);
   const leads = leadsFromExportLines(lines, pack);
   const files = renderFormat(leads, opts);
+  // First line: every string is from the closed outward vocabulary (capsules/allowlist/outward-vocabulary.ts).
+  const unlisted = vocabularyRefusal(pack, lines, files.map((f) => ({ ...f, json: opts.format !== "csv" })));
+  if (unlisted !== undefined) throw new FormatExportError(`refused, nothing was exported: ${unlisted}`);
   const secrets = storeSecrets(store, pack, new Set(leads.map((l) => l.capsule_sha256)));
   const hits: string[] = [];
   for (const f of files) {

@@ -49,6 +49,7 @@ import { useConfiguredPack } from "../pack-choice.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
+import { vocabularyRefusal } from "../../../capsules/exports/vocabulary-check.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 import { FORMAT_FLAGS, FORMAT_HELP, formatChoice, writeMarkedExport } from "./review-formats.js";
 
@@ -509,6 +510,9 @@ ${FORMAT_HELP}`,
         return 0;
       }
       const all = result.checkpoint === undefined ? result.lines : [...result.lines, result.checkpoint];
+      // First line: every string is from the closed outward vocabulary (capsules/allowlist/outward-vocabulary.ts).
+      const unlisted = vocabularyRefusal(pack, all);
+      if (unlisted !== undefined) throw new CliError(`review export: ${unlisted}`);
       const bytes = Buffer.concat(all.map((l) => Buffer.from(l.buffer, l.byteOffset, l.length)));
       let created: "created" | "exists";
       try {
