@@ -95,8 +95,9 @@ export function buildFormatExport(
   if (unlisted !== undefined) throw new FormatExportError(`refused, nothing was exported: ${unlisted}`);
   const secrets = storeSecrets(store, pack, new Set(leads.map((l) => l.capsule_sha256)));
   const hits: string[] = [];
+  const packUrls = new Set(pack.sources.map((s) => s.url));
   for (const f of files) {
-    const reason = guardExport(f.bytes, secrets, { json: opts.format !== "csv", what: f.name });
+    const reason = guardExport(f.bytes, secrets, { json: opts.format !== "csv", what: f.name, literals: packUrls });
     if (reason !== undefined) hits.push(reason);
   }
   if (hits.length > 0) throw new FormatExportError(`refused, nothing was exported: ${hits.join("; ")}`);
