@@ -4,8 +4,10 @@
  * the pin (argument-errors.ts: a mistake is a -32602 JSON-RPC error naming the argument and the rule), passes the
  * egress guard, and goes upstream as the client's exact argument text.
  *
- * Outcomes: an upstream result is written to the client byte for byte (wire-table.ts), with the bridge's own
- * facts under `_meta["evidence-bridge/proxy"]`; an upstream JSON-RPC error stays a JSON-RPC error, verbatim;
+ * Outcomes: an upstream result (strictly parsed, checked against the CallToolResult shape) is written to the
+ * client again from its parsed value (wire-table.ts), with the bridge's own facts under
+ * `_meta["evidence-bridge/proxy"]`; an upstream JSON-RPC error stays a JSON-RPC error with its code, its message
+ * only labelled, bounded and cleaned after a bridge sentence (upstream-words.ts);
  * failures are the calm `unavailable` result; refusals and a tool the server does not offer are isError results;
  * a cancelled call writes nothing (docs/mcp-clients.md, "The error split").
  */
@@ -15,6 +17,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { HostedClient } from "../upstream/hosted-client.js";
 import { PINNED_TOOLS, PUBLIC_TOOL_NAMES, type PublicToolName } from "../upstream/pinned-tools.js";
 import { notConfiguredResult } from "../upstream/unavailable.js";
+import type { RpcErrorObject } from "../upstream/json-rpc.js";
+import { quoteUpstream } from "../upstream/upstream-words.js";
+import { isJsonObject } from "../../src/json/value.js";
 import type { StoreGuard } from "../../capsules/guard/store-guard.js";
 import type { PrivateState } from "./private-state.js";
 import { compilePinnedValidators, pinnedArgumentError } from "./argument-errors.js";
@@ -42,6 +47,19 @@ export interface PublicToolDeps {
 /** The upstream module's fixed result shapes as the SDK's result type. */
 function asCallToolResult(r: { isError: true; content: { type: "text"; text: string }[]; structuredContent: object }): CallToolResult {
   return { isError: true, content: r.content.map((c) => ({ ...c })), structuredContent: { ...r.structuredContent } };
+}
+
+/**
+ * The JSON-RPC error the client gets for an upstream one (issue 29 item 2): the code kept; the message a bridge
+ * sentence, then the upstream's message labelled, at most 300 characters, control and bidi characters removed;
+ * `data._meta["evidence-bridge/proxy"]` saying where it came from. The upstream's own `data` is not relayed.
+ */
+export function relayedError(error: RpcErrorObject, facts: { attempts: number; elapsed_ms: number }): { code: number; message: string; data: object } {
+  return {
+    code: error.code,
+    message: `The hosted tool server answered this call with JSON-RPC error ${error.code}. ${quoteUpstream(error.message)}`,
+    data: { _meta: { [PROXY_META_KEY]: { source: "hosted-tool-server", ...facts, content_trust: UNTRUSTED_LABEL } } },
+  };
 }
 
 function refusedResult(reason: string): CallToolResult {
@@ -73,9 +91,11 @@ export async function callPublicTool(
   });
   switch (out.kind) {
     case "result":
+      // callTool checked the CallToolResult shape: the value is an object.
+      if (!isJsonObject(out.value)) throw new Error("a checked tools/call result is not an object");
       deps.wire.setOverride(extra.requestId, {
         kind: "result",
-        resultText: out.resultText,
+        result: out.value,
         meta: {
           [PROXY_META_KEY]: {
             source: "hosted-tool-server",
@@ -86,9 +106,11 @@ export async function callPublicTool(
         },
       });
       return out.result as CallToolResult;
-    case "rpc-error":
-      deps.wire.setOverride(extra.requestId, { kind: "error", errorText: out.errorText });
-      return { isError: true, content: [{ type: "text", text: out.error.message }] };
+    case "rpc-error": {
+      const error = relayedError(out.error, { attempts: out.attempts, elapsed_ms: Math.round(performance.now() - started) });
+      deps.wire.setOverride(extra.requestId, { kind: "error", errorText: JSON.stringify(error) });
+      return { isError: true, content: [{ type: "text", text: error.message }] };
+    }
     case "unavailable":
     case "refused":
     case "not-offered":

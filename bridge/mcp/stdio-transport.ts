@@ -3,8 +3,10 @@
  * transport, plus what the bridge needs and that one does not do:
  *
  * - **Exact bytes.** The text of every `tools/call` request's `arguments` is kept (see {@link WireTable}), and a
- *   response whose request set an override is written around the upstream's exact `result` (or `error`) text
- *   instead of `JSON.stringify` of a parsed copy, which would turn `1.0` into `1` (hosted-tool-server.md §7).
+ *   response whose request set an override is written from the upstream's strictly parsed `result` (its text again
+ *   in the reference's own form, `1.0` kept; bridge/upstream/upstream-json.ts) with the bridge's provenance set on
+ *   it, or from the `error` the bridge built, instead of `JSON.stringify` of a plain copy, which would turn `1.0`
+ *   into `1` (hosted-tool-server.md §7).
  * - **Bad lines answered.** A line that is not JSON gets -32700, a batch or a non-JSON-RPC value -32600, a line
  *   above the size cap -32600; the line's content is never echoed, and the process keeps serving.
  * - **End of input.** When stdin ends (or closes, or stdout breaks because the client went away) the transport
@@ -17,6 +19,8 @@ import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcont
 import { topLevelSpans } from "../upstream/json-rpc.js";
 import { preciseParamsError } from "./params-errors.js";
 import { errorLine, resultLine, withProvenance } from "./splice.js";
+import { upstreamText } from "../upstream/upstream-json.js";
+import type { JsonObject } from "../../src/json/value.js";
 import { idKey, WireTable, type RequestId } from "./wire-table.js";
 
 /** Largest accepted input line (a regional index or a capsule given inline fits; the SDK's default is 10 MiB). */
@@ -194,15 +198,15 @@ export class LineTransport implements Transport {
     if (args !== undefined) this.wire.setRawArguments(id, paramsText.slice(args.start, args.end));
   }
 
-  /** The upstream result text with the bridge's `_meta` provenance set; forged bridge keys are removed and reported. */
-  private provenance(resultText: string, meta: Record<string, unknown>): string {
-    const { text, removed } = withProvenance(resultText, meta);
-    if (removed === 0) return text;
+  /** The upstream result's text with the bridge's `_meta` provenance set; forged bridge keys are removed and reported. */
+  private provenance(result: JsonObject, meta: Record<string, unknown>): string {
+    const { result: out, removed } = withProvenance(result, meta);
+    if (removed === 0) return upstreamText(out);
     const marked = Object.fromEntries(
       Object.entries(meta).map(([k, v]) => [k, typeof v === "object" && v !== null ? { ...v, upstream_meta_removed: removed } : v]),
     );
     this.diagnostic(`removed ${removed} _meta member(s) of an upstream result that claimed the bridge's namespace or was not an object`);
-    return withProvenance(resultText, marked).text;
+    return upstreamText(withProvenance(result, marked).result);
   }
 
   private readonly onInputEnd = (): void => {
@@ -244,7 +248,7 @@ export class LineTransport implements Transport {
     if (!("method" in m) && ("result" in m || "error" in m) && validId(m.id)) {
       const id = m.id;
       const o = this.wire.takeOverride(id);
-      if (o?.kind === "result") line = resultLine(id, o.meta ? this.provenance(o.resultText, o.meta) : o.resultText);
+      if (o?.kind === "result") line = resultLine(id, o.meta ? this.provenance(o.result, o.meta) : upstreamText(o.result));
       else if (o?.kind === "error") line = errorLine(id, o.errorText);
       else {
         const precise = "error" in m ? preciseParamsError(m.error as { code: number; message: string }) : undefined;

@@ -3,19 +3,21 @@
  *
  * - the exact text of `params.arguments` as the client sent it (JSON.parse would turn `5.0` into `5`, so proxied
  *   calls forward this text, and private tools read object arguments from it as exact bytes);
- * - a response override set by a proxied call: the upstream's exact `result` text (or JSON-RPC `error` text) that
- *   the transport writes instead of re-serialising the handler's parsed copy.
+ * - a response override set by a proxied call: the upstream's `result` as the strict loader parsed it (written
+ *   again from that value, with the bridge's provenance set on it), or the JSON-RPC `error` text the bridge built,
+ *   that the transport writes instead of re-serialising the handler's plain copy.
  *
  * Entries live from the request line until its response is written or it is cancelled.
  */
 import { topLevelSpans } from "../upstream/json-rpc.js";
+import type { JsonObject } from "../../src/json/value.js";
 
 export type RequestId = string | number;
 
 export type ResponseOverride =
-  /** Write `resultText` verbatim as `result`, with `meta` members added under `_meta`. */
-  | { kind: "result"; resultText: string; meta?: Record<string, unknown> }
-  /** Write `errorText` verbatim as `error`. */
+  /** Write `result` (an upstream result, strictly parsed) again as `result`, with `meta` members set under `_meta`. */
+  | { kind: "result"; result: JsonObject; meta?: Record<string, unknown> }
+  /** Write `errorText` (an error object the bridge built) verbatim as `error`. */
   | { kind: "error"; errorText: string };
 
 /** A map key for a JSON-RPC id (numbers and strings never collide). */

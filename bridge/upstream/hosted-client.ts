@@ -1,9 +1,10 @@
 /**
  * Client of the hosted tool server (hosted-tool-server.md §7, product.md §9): stateless JSON-RPC over HTTP POST,
  * discovery (`initialize` + `tools/list`) at start-up and on demand, the seven-name allow-list and read-only rule,
- * schema-drift reporting, the outward guard (capsules/guard), byte-faithful `tools/call` results, and the `unavailable` result for
- * every way the upstream can fail. Published files are fetched through {@link PublishedFiles}. Answers may come as
- * JSON or as a `text/event-stream` (the event carrying the response to our id is picked); a session id the server
+ * schema-drift reporting, the outward guard (capsules/guard), answers read as data (every body parsed with the strict
+ * loader and checked against its result shape; upstream-json.ts), and the `unavailable` result for every way the
+ * upstream can fail. Upstream words reach a bridge sentence or stderr only labelled and bounded (upstream-words.ts).
+ * Published files are fetched through {@link PublishedFiles}. Answers may come as JSON or as a `text/event-stream` (the event carrying the response to our id is picked); a session id the server
  * sets is kept and sent, a 404 for it re-initialises once, and `notifications/initialized` follows `initialize`. A
  * `notifications/tools/list_changed` event in a streamed answer makes the next call re-discover first.
  *
@@ -17,11 +18,15 @@ import type { GuardVerdict, OutwardGuard } from "../../capsules/guard/outward-gu
 import { DEFAULT_TIMEOUT_MS } from "../../src/config.js";
 import { terminalSafe } from "../terminal-text.js";
 import { Agents, MAX_RESPONSE_BYTES, mediaType, sendHttp, TransportError, type HttpResponse } from "./http-transport.js";
-import { answersRequest, buildNotification, buildRequest, isNotification, MAX_REQUEST_BYTES, parseResponse, topLevelSpans, type RpcErrorObject } from "./json-rpc.js";
+import { buildNotification, buildRequest, MAX_REQUEST_BYTES, parseResponse, readEvent, topLevelSpans, type ParsedResponse, type RpcErrorObject } from "./json-rpc.js";
 import { isPublicToolName, PINNED_TOOLS, PUBLIC_TOOL_NAMES, type PublicToolName } from "./pinned-tools.js";
 import { PublishedFiles, type PublishedOutcome } from "./published-files.js";
 import { detectDrift, formatDrift, isReadOnly, type DriftReport } from "./schema-drift.js";
 import { unavailableResult, type UnavailableResult } from "./unavailable.js";
+import { upstreamText } from "./upstream-json.js";
+import { contentTypeFacts, httpBodyFacts, quoteUpstream, upstreamName } from "./upstream-words.js";
+import { toPlain } from "../../src/json/plain.js";
+import type { JsonValue } from "../../src/json/value.js";
 
 /** The upstream's notice that its tool list changed: the next call re-discovers first (issue 11 item 5). */
 export const TOOLS_LIST_CHANGED = "notifications/tools/list_changed";
@@ -73,7 +78,7 @@ export interface Discovery {
   at: number;
   /** Negotiated version, sent as `MCP-Protocol-Version` afterwards (undefined when upstream chose another). */
   protocolVersion: string | undefined;
-  /** The exact text of the upstream `initialize` result, to relay serverInfo, capabilities and instructions unchanged. */
+  /** The upstream `initialize` result, written again from its parsed value (upstream-json.ts). */
   initializeResultText: string;
   initializeResult: Record<string, unknown>;
   /** Upstream tools/list entries, as received. */
@@ -88,10 +93,16 @@ export type DiscoveryOutcome = { ok: true; discovery: Discovery } | { ok: false;
 
 /** Outcome of any JSON-RPC request to the hosted server. */
 export type RpcOutcome =
-  /** A JSON-RPC result. `resultText` is the exact text received; `result` is a parsed copy. */
-  | { kind: "result"; result: unknown; resultText: string; attempts: number }
-  /** A JSON-RPC error answered with HTTP 200: relay it as an error, never as an isError result. */
-  | { kind: "rpc-error"; error: RpcErrorObject; errorText: string; attempts: number }
+  /**
+   * A JSON-RPC result, read with the strict loader: `value` is the parsed value (the bridge writes the answer again
+   * from it), `result` a plain copy for checks.
+   */
+  | { kind: "result"; result: unknown; value: JsonValue; attempts: number }
+  /**
+   * A JSON-RPC error answered with HTTP 200: relayed as an error, never as an isError result, its message only
+   * labelled and bounded (upstream-words.ts).
+   */
+  | { kind: "rpc-error"; error: RpcErrorObject; attempts: number }
   /** Upstream could not answer (transport failure, 4xx/5xx, malformed or oversize body). */
   | { kind: "unavailable"; reason: string; retryable: boolean; attempts: number; httpStatus?: number; result: UnavailableResult }
   /** The caller cancelled: the HTTP request was aborted and no response must be written. */
@@ -138,10 +149,16 @@ export interface CallOptions {
   meta?: unknown;
 }
 
-/** `serverInfo.name` and `.version` of an initialize result (`unknown` for what is missing or not a string). */
+/** A server name or version the bridge repeats in its own sentences: one word, no spaces, at most 64 characters. */
+const IDENTITY_WORD = /^[A-Za-z0-9][A-Za-z0-9._@/+-]{0,63}$/;
+
+/**
+ * `serverInfo.name` and `.version` of an initialize result: upstream words, so only a plain identifier is repeated
+ * (`unknown` for anything else: missing, not a string, spaces, other characters, longer than 64).
+ */
 export function serverIdentity(initializeResult: Record<string, unknown>): ServerIdentity {
   const info = initializeResult.serverInfo as Record<string, unknown> | undefined;
-  const str = (v: unknown) => (typeof v === "string" && v !== "" ? v.slice(0, 200) : "unknown");
+  const str = (v: unknown) => (typeof v === "string" && IDENTITY_WORD.test(v) ? v : "unknown");
   return { name: str(info?.name), version: str(info?.version) };
 }
 
@@ -289,6 +306,9 @@ export class HostedClient {
     const session = method === "initialize" ? undefined : this.sessionId;
     if (session !== undefined) headers["Mcp-Session-Id"] = session;
     let res: HttpResponse;
+    const maxResponseBytes = this.opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+    /** The picked event of a streamed answer, already read strictly (it is not read twice). */
+    let picked: ParsedResponse | undefined;
     try {
       res = await sendHttp(
         {
@@ -298,13 +318,16 @@ export class HostedClient {
           body,
           timeoutMs: opts.timeoutMs ?? this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           signal: opts.signal,
-          maxResponseBytes: this.opts.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+          maxResponseBytes,
           retryDelayMs: this.opts.retryDelayMs,
           // A streamed answer: the event carrying the response to this request's id. Events before it may carry
           // notices; a changed tool list makes the next call re-discover (a tool may have stopped being read-only).
           pickEvent: (data) => {
-            if (isNotification(data, TOOLS_LIST_CHANGED)) this.invalidateDiscovery();
-            return answersRequest(data, id);
+            const event = readEvent(data, id, maxResponseBytes);
+            if (event.kind === "notification" && event.method === TOOLS_LIST_CHANGED) this.invalidateDiscovery();
+            if (event.kind !== "answer") return false;
+            picked = event.response;
+            return true;
           },
         },
         this.agents,
@@ -319,10 +342,10 @@ export class HostedClient {
     }
     // The server ended our session (404 for a request that carried it): initialise again, once, and resend.
     if (res.status === 404 && session !== undefined && opts.sessionRetried !== true) {
-      if (!(await this.reinitialize(session))) return this.classify(res);
+      if (!(await this.reinitialize(session))) return this.classify(res, id, picked, maxResponseBytes);
       return this.request(method, paramsText, { ...opts, sessionRetried: true });
     }
-    const out = this.classify(res);
+    const out = this.classify(res, id, picked, maxResponseBytes);
     if (method === "initialize" && out.kind === "result") this.sessionId = sessionHeader(res.headers["mcp-session-id"]);
     return out;
   }
@@ -384,25 +407,30 @@ export class HostedClient {
     return this.reinitializing;
   }
 
-  private classify(res: HttpResponse): RpcOutcome {
+  /**
+   * The outcome of an HTTP answer. A non-200 body is never read for words: the reason gives its facts only (status,
+   * content type, length, digest). A 200 body is read strictly (`picked`: the event a stream answered with) and must
+   * answer request `id` (an error may carry id null: the server could not read the request).
+   */
+  private classify(res: HttpResponse, id: number, picked: ParsedResponse | undefined, maxBytes: number): RpcOutcome {
     const { status, attempts } = res;
-    const type = String(res.headers["content-type"] ?? "").toLowerCase();
-    // A picked event's data is the JSON-RPC message itself.
-    const isJson = res.eventStream || mediaType(type) === "application/json";
+    const type = res.headers["content-type"];
     if (status !== 200) {
-      let detail = "";
-      if (isJson && res.body.length > 0 && res.body.length <= 4096) {
-        const p = parseResponse(res.body);
-        if (p.kind === "error") detail = `: ${p.error.message}`;
-      }
-      if (status >= 500) return unavailable(`the hosted server failed (HTTP ${status}${detail}) after ${attempts} attempt${attempts > 1 ? "s" : ""}`, true, attempts, status);
-      return unavailable(`the hosted server rejected the request (HTTP ${status}${detail})`, false, attempts, status);
+      const facts = httpBodyFacts(status, type, res.body);
+      if (status >= 500) return unavailable(`the hosted server failed (${facts}) after ${attempts} attempt${attempts > 1 ? "s" : ""}`, true, attempts, status);
+      return unavailable(`the hosted server rejected the request (${facts})`, false, attempts, status);
     }
-    if (!isJson) return unavailable(`the hosted server answered with ${type ? `content type ${type}` : "no content type"}, not JSON`, true, attempts, status);
-    const p = parseResponse(res.body);
+    // A picked event's data is the JSON-RPC message itself.
+    if (!res.eventStream && mediaType(type) !== "application/json") {
+      return unavailable(`the hosted server answered with ${contentTypeFacts(type)}, not JSON`, true, attempts, status);
+    }
+    const p = res.eventStream && picked !== undefined ? picked : parseResponse(res.body, maxBytes);
     if (p.kind === "invalid") return unavailable(`the hosted server sent a malformed response (${p.reason})`, true, attempts, status);
-    if (p.kind === "error") return { kind: "rpc-error", error: p.error, errorText: p.errorText, attempts };
-    return { kind: "result", result: p.result, resultText: p.resultText, attempts };
+    if (p.id !== id && !(p.kind === "error" && p.id === null)) {
+      return unavailable("the hosted server sent a malformed response (it answers another request id)", true, attempts, status);
+    }
+    if (p.kind === "error") return { kind: "rpc-error", error: p.error, attempts };
+    return { kind: "result", result: toPlain(p.result), value: p.result, attempts };
   }
 
   /**
@@ -441,7 +469,7 @@ export class HostedClient {
     const fail = (what: string, o: RpcOutcome): DiscoveryOutcome => {
       let out: DiscoveryOutcome;
       if (o.kind === "unavailable") out = { ok: false, reason: `${what}: ${o.reason}`, retryable: o.retryable };
-      else if (o.kind === "rpc-error") out = { ok: false, reason: `${what}: JSON-RPC error ${o.error.code}: ${o.error.message}`, retryable: false };
+      else if (o.kind === "rpc-error") out = { ok: false, reason: `${what}: the hosted server answered with JSON-RPC error ${o.error.code}. ${quoteUpstream(o.error.message)}`, retryable: false };
       else if (o.kind === "refused") out = { ok: false, reason: `${what}: ${o.reason}`, retryable: false };
       else out = { ok: false, reason: `${what}: unexpected result shape`, retryable: false };
       this.report([`tool discovery failed: ${out.reason}`]);
@@ -470,7 +498,8 @@ export class HostedClient {
     const ignored: IgnoredTool[] = [];
     for (const t of tools) {
       const name = typeof t === "object" && t !== null ? (t as Record<string, unknown>).name : undefined;
-      if (!isPublicToolName(name)) ignored.push({ name: typeof name === "string" ? name : String(name), reason: "not on the allow-list" });
+      // An ignored tool's name is upstream text shown by doctor: bounded and cleaned (upstream-words.ts).
+      if (!isPublicToolName(name)) ignored.push({ name: typeof name === "string" ? upstreamName(name) : typeof name, reason: "not on the allow-list" });
       else if (!isReadOnly(t)) ignored.push({ name, reason: "not read-only" });
       else exposed.add(name);
     }
@@ -479,7 +508,7 @@ export class HostedClient {
     const discovery: Discovery = {
       at: Date.now(),
       protocolVersion,
-      initializeResultText: init.resultText,
+      initializeResultText: upstreamText(init.value),
       initializeResult: initResult,
       upstreamTools: tools,
       exposed,
@@ -515,7 +544,7 @@ export class HostedClient {
     return out;
   }
 
-  /** Calls one public tool and classifies the answer; the result passes through exactly as received. */
+  /** Calls one public tool and classifies the answer; a result is strictly parsed and checked against the CallToolResult shape. */
   async callTool(name: string, args: unknown, opts: CallOptions = {}): Promise<ToolCallOutcome> {
     if (!isPublicToolName(name)) return refused("refused: not one of the seven public tools of the hosted server");
     let argsText: string;

@@ -1,8 +1,10 @@
 /**
- * JSON-RPC bodies for the upstream client: building single-message requests, and reading responses while
- * keeping the exact text of `result` / `error` (hosted-tool-server.md §7: results pass through byte for byte;
- * `JSON.parse` would turn `1.0` into `1`, reorder integer-like keys and lose big-integer precision).
+ * JSON-RPC bodies for the upstream client: building single-message requests (the client's exact argument text is
+ * kept: `JSON.parse` would turn `5.0` into `5`), and reading responses and stream events with the strict loader
+ * (upstream-json.ts; issue 29 item 1), which keeps `1.0` apart from `1` and key order as received.
  */
+import { isJsonObject, type JsonValue } from "../../src/json/value.js";
+import { parseUpstreamJson } from "./upstream-json.js";
 
 export const MAX_REQUEST_BYTES = 262_144;
 
@@ -18,48 +20,18 @@ export function buildNotification(method: string, paramsText?: string): string {
   return `{"jsonrpc":"2.0","method":${JSON.stringify(method)}${params}}`;
 }
 
-/**
- * True when an event's data is the response to request `id`: a JSON-RPC response (result or error, no method)
- * whose id is `id`, or an error with id null (the server could not read the request; correlated by exchange).
- * Server notifications and requests, and responses to other ids, are not.
- */
-export function answersRequest(data: string, id: number): boolean {
-  const r = jsonObject(data);
-  if (r === undefined) return false;
-  if ("method" in r || !("result" in r || "error" in r)) return false;
-  return r.id === id || (r.id === null && "error" in r);
-}
-
-/** True when `data` is a JSON-RPC notification (a `method` and no `id`) of the given method. */
-export function isNotification(data: string, method: string): boolean {
-  if (!data.includes(method)) return false;
-  const r = jsonObject(data);
-  return r !== undefined && r.method === method && !("id" in r);
-}
-
-/** The JSON object an event's data holds, or undefined (not JSON, or not an object). */
-function jsonObject(data: string): Record<string, unknown> | undefined {
-  let m: unknown;
-  try {
-    m = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  return typeof m === "object" && m !== null && !Array.isArray(m) ? (m as Record<string, unknown>) : undefined;
-}
-
+/** An upstream JSON-RPC error as the bridge keeps it: its code and its message (upstream words, relayed only labelled). */
 export interface RpcErrorObject {
   code: number;
   message: string;
-  data?: unknown;
 }
 
 export type ParsedResponse =
-  | { kind: "result"; result: unknown; resultText: string; id: unknown }
-  | { kind: "error"; error: RpcErrorObject; errorText: string; id: unknown }
+  /** `result` is the parsed value (strict loader); the bridge writes it again from this value, never from the text. */
+  | { kind: "result"; result: JsonValue; id: JsonValue | undefined }
+  | { kind: "error"; error: RpcErrorObject; id: JsonValue | undefined }
+  /** `reason` says what is wrong and quotes nothing from the body. */
   | { kind: "invalid"; reason: string };
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Spans of the top-level members of a JSON object text (the text must already be known to be valid JSON). */
 export function topLevelSpans(text: string): Map<string, { start: number; end: number }> {
@@ -115,47 +87,55 @@ export function topLevelSpans(text: string): Map<string, { start: number; end: n
 }
 
 /**
- * The text with its raw CR and LF removed. In valid JSON they can only be whitespace between tokens (inside strings
- * they must be escaped), so the value is unchanged; the stdio side writes one message per line, and a streamed
- * answer may spread its JSON over several `data:` lines. Every other byte is kept.
+ * Reads a response body strictly (upstream-json.ts: duplicate keys, depth over 64 and the other loader rules refuse
+ * it) and checks it is a JSON-RPC 2.0 response object with exactly one of `result` / `error`.
  */
-export function oneLine(text: string): string {
-  return text.includes("\n") || text.includes("\r") ? text.replace(/[\r\n]/g, "") : text;
+export function parseResponse(body: Uint8Array | string, maxBytes: number): ParsedResponse {
+  const parsed = parseUpstreamJson(body, maxBytes);
+  if (!parsed.ok) return { kind: "invalid", reason: parsed.reason };
+  return responseOf(parsed.value);
 }
 
-/** Reads a response body: a JSON-RPC 2.0 response object with exactly one of `result` / `error`. */
-export function parseResponse(body: Uint8Array): ParsedResponse {
-  let text: string;
-  try {
-    text = utf8.decode(body);
-  } catch {
-    return { kind: "invalid", reason: "the response body is not UTF-8" };
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { kind: "invalid", reason: "the response body is not JSON" };
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    return { kind: "invalid", reason: "the response body is not a JSON-RPC response object" };
-  }
-  const msg = parsed as Record<string, unknown>;
-  if (msg.jsonrpc !== "2.0") return { kind: "invalid", reason: "the response is not JSON-RPC 2.0" };
-  const hasResult = "result" in msg;
-  const hasError = "error" in msg;
-  if (hasResult === hasError) return { kind: "invalid", reason: "the response has neither or both of result and error" };
-  const spans = topLevelSpans(text);
-  if (hasResult) {
-    const span = spans.get("result")!;
-    return { kind: "result", result: msg.result, resultText: oneLine(text.slice(span.start, span.end)), id: msg.id };
-  }
-  const err = msg.error as Record<string, unknown> | null;
-  if (typeof err !== "object" || err === null || !Number.isInteger(err.code) || typeof err.message !== "string") {
+/** The JSON-RPC response a parsed message is, or why it is not one. */
+export function responseOf(msg: JsonValue): ParsedResponse {
+  if (!isJsonObject(msg)) return { kind: "invalid", reason: "the response body is not a JSON-RPC response object" };
+  if (msg.get("jsonrpc") !== "2.0") return { kind: "invalid", reason: "the response is not JSON-RPC 2.0" };
+  const result = msg.get("result");
+  const err = msg.get("error");
+  if ((result === undefined) === (err === undefined)) return { kind: "invalid", reason: "the response has neither or both of result and error" };
+  const id = msg.get("id");
+  if (result !== undefined) return { kind: "result", result, id };
+  const code = isJsonObject(err) ? err.get("code") : undefined;
+  const message = isJsonObject(err) ? err.get("message") : undefined;
+  if (typeof code !== "number" || typeof message !== "string") {
     return { kind: "invalid", reason: "the response error is not a JSON-RPC error object" };
   }
-  const span = spans.get("error")!;
-  const error: RpcErrorObject = { code: err.code as number, message: err.message };
-  if ("data" in err) error.data = err.data;
-  return { kind: "error", error, errorText: oneLine(text.slice(span.start, span.end)), id: msg.id };
+  return { kind: "error", error: { code, message }, id };
+}
+
+/** What one event of a streamed answer is, to the request it may answer. */
+export type StreamEvent =
+  /** The response to the request (or a body that breaks the strict rules: refused, since it may be). */
+  | { kind: "answer"; response: ParsedResponse }
+  /** A JSON-RPC notification (a `method` and no `id`). */
+  | { kind: "notification"; method: string }
+  /** Anything else: not JSON, a server request, a response to another id. Skipped. */
+  | { kind: "other" };
+
+/**
+ * Reads one event's data strictly. It answers request `id` when it is a JSON-RPC response (result or error, no
+ * method) whose id is `id`, or an error with id null (the server could not read the request). Data that is JSON but
+ * breaks a strict rule (a duplicate key, depth over 64) is taken as the answer and refused: what it would answer
+ * cannot be known. Data that is not JSON at all is skipped.
+ */
+export function readEvent(data: string, id: number, maxBytes: number): StreamEvent {
+  const parsed = parseUpstreamJson(data, maxBytes);
+  if (!parsed.ok) return parsed.rule === "syntax" ? { kind: "other" } : { kind: "answer", response: { kind: "invalid", reason: parsed.reason } };
+  const m = parsed.value;
+  if (!isJsonObject(m)) return { kind: "other" };
+  const method = m.get("method");
+  if (method !== undefined) return typeof method === "string" && !m.has("id") ? { kind: "notification", method } : { kind: "other" };
+  if (!m.has("result") && !m.has("error")) return { kind: "other" };
+  const to = m.get("id");
+  return to === id || (to === null && m.has("error")) ? { kind: "answer", response: responseOf(m) } : { kind: "other" };
 }

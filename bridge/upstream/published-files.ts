@@ -14,7 +14,7 @@ export interface PublishedFile {
   fromCache: boolean;
   contentType: string | undefined;
   bytes: Buffer;
-  /** `generated_at` of a JSON reading, when its top level has a string one. */
+  /** `generated_at` of a JSON reading, when its top level has one that is an ISO-8601 timestamp (at most 64 characters). */
   generatedAt: string | undefined;
 }
 
@@ -44,6 +44,9 @@ const SAFE_PATH = /^(?:readings|integrations)\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/
 export function isSafePublishedPath(path: string): boolean {
   return SAFE_PATH.test(path) && !path.split("/").some((seg) => seg === "." || seg === "..");
 }
+
+/** A `generated_at` the bridge repeats: an ISO-8601 date and time, nothing else. */
+const GENERATED_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})?$/;
 
 interface Entry {
   at: number;
@@ -111,9 +114,9 @@ export class PublishedFiles {
         } catch {
           return { ok: false, url, reason: "the published file is not valid JSON", retryable: false };
         }
-        if (typeof parsed === "object" && parsed !== null && typeof (parsed as Record<string, unknown>).generated_at === "string") {
-          generatedAt = (parsed as Record<string, string>).generated_at;
-        }
+        const g = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>).generated_at : undefined;
+        // Repeated under the resource's `_meta`: only a timestamp, never other upstream words (issue 29 item 2).
+        if (typeof g === "string" && GENERATED_AT.test(g)) generatedAt = g;
       }
       const ct = res.headers["content-type"];
       const file: PublishedFile = {

@@ -4,6 +4,7 @@
  */
 import { isPublicToolName, PINNED_TOOLS, PUBLIC_TOOL_NAMES, type PublicToolName } from "./pinned-tools.js";
 import { isRecord as isPlainObject } from "../../src/json/value.js";
+import { upstreamName } from "./upstream-words.js";
 
 /** `annotation` differences (descriptions, titles, examples) do not change what a call may carry. */
 export type DifferenceKind = "constraint" | "annotation";
@@ -54,7 +55,7 @@ export function compareSchemas(pinned: unknown, upstream: unknown, path = "input
     if (isPlainObject(a) && isPlainObject(b)) {
       const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
       for (const k of [...keys].sort()) {
-        const sub = `${p}.${k}`;
+        const sub = `${p}.${upstreamName(k)}`; // an upstream key is bounded and cleaned before it is shown
         if (!(k in b)) out.push({ path: sub, kind: kindOf(sub), pinned: render(a[k]), upstream: undefined });
         else if (!(k in a)) out.push({ path: sub, kind: kindOf(sub), pinned: undefined, upstream: render(b[k]) });
         else walk(a[k], b[k], sub, k);

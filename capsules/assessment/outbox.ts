@@ -4,9 +4,9 @@
  * is hard-linked into place without ever replacing a file. Same bytes already there: success (idempotent);
  * different bytes: error. Nothing is left behind on failure. The file holds private data (it is the capsule).
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, chmodSync, openSync, readSync, statSync } from "node:fs";
+import { lstatSync, mkdirSync, chmodSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
-import { fsyncDir, linkNoReplace, removeQuietly, stageFile } from "../../src/crypto/safe-write.js";
+import { OutputFileError, writeOutputFile } from "../../src/output-file.js";
 import { AssessmentError } from "./errors.js";
 import { errno } from "../../src/errno.js";
 
@@ -56,32 +56,6 @@ function ensureOutboxDir(abs: string): void {
   }
 }
 
-/** Reads a regular file without following a symlink; undefined when it does not exist. */
-function readExisting(path: string, limit: number): Uint8Array | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (e) {
-    if (errno(e) === "ENOENT") return undefined;
-    if (errno(e) === "ELOOP") throw outboxError(`${path} is a symbolic link`);
-    throw outboxError(`cannot read ${path}: ${codeOrMessage(e)}`);
-  }
-  try {
-    if (!fstatSync(fd).isFile()) throw outboxError(`${path} is not a regular file`);
-    // One byte more than expected is enough to tell "different" from "same".
-    const buf = Buffer.alloc(limit + 1);
-    let total = 0;
-    for (let n = -1; n !== 0 && total < buf.length; total += n) n = readSync(fd, buf, total, buf.length - total, null);
-    return buf.subarray(0, total);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function same(a: Uint8Array | undefined, b: Uint8Array): boolean {
-  return a !== undefined && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
-}
-
 /**
  * Writes `bytes` as `<contentSha256>.json` in `dir` (created if missing). Returns `created` or `existing`.
  * Throws {@link AssessmentError} (rule `outbox`) on any failure; the error never contains capsule bytes.
@@ -91,27 +65,13 @@ export function writeOutbox(dir: string, contentSha256: string, bytes: Uint8Arra
   const abs = checkOutboxPath(dir);
   ensureOutboxDir(abs);
   const target = join(abs, `${contentSha256}.json`);
-  const before = readExisting(target, bytes.length);
-  if (before !== undefined) {
-    if (same(before, bytes)) return "existing";
-    throw outboxError(`existing capsule path has different bytes: ${target}`);
-  }
-  let temp: string | undefined;
+  // The one writer of named files (src/output-file.ts): a link, FIFO or directory at the target is refused at once,
+  // the file appears whole or not at all, and an existing file is compared without following or waiting on it.
   try {
-    temp = stageFile(abs, bytes);
-    if (!linkNoReplace(temp, target) && !same(readExisting(target, bytes.length), bytes)) {
-      throw outboxError(`capsule write raced with different bytes: ${target}`);
-    }
+    return writeOutputFile(target, bytes) === "created" ? "created" : "existing";
   } catch (e) {
-    if (e instanceof AssessmentError) throw e;
-    throw outboxError((e as Error).message);
-  } finally {
-    if (temp !== undefined) removeQuietly(temp);
+    if (e instanceof OutputFileError && e.code === "different") throw outboxError(`existing capsule path has different bytes: ${target}`);
+    if (e instanceof OutputFileError) throw outboxError(e.message);
+    throw e;
   }
-  try {
-    fsyncDir(abs);
-  } catch (e) {
-    throw outboxError((e as Error).message);
-  }
-  return "created";
 }

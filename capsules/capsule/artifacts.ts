@@ -3,8 +3,9 @@
  * path under an explicit artifact root), charge them to the 16 MiB budget, and compare SHA-256 and size. Only
  * artifacts that verify become usable downstream. Bytes are inert: nothing is interpreted or executed here.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
+import { openRegularFile, readUpTo, SafeReadError } from "../../src/crypto/safe-read.js";
 import { sha256Hex } from "../../src/hash.js";
 import { codePointLength } from "../../src/json/value.js";
 import { fsErrorDetail } from "./fs-detail.js";
@@ -95,40 +96,28 @@ export function readArtifactPath(rootDir: string, path: string): Uint8Array {
   return pathBytes(path, new ArtifactRoot(rootDir));
 }
 
-/** Reads at most 8 MiB + 1 bytes; never blocks on a FIFO swapped in after the check (O_NONBLOCK + fstat). */
+/**
+ * Reads the artifact through the safe reader (src/crypto/safe-read.ts): a FIFO or device swapped in after the check is
+ * refused at open (O_NONBLOCK + fstat), never waited on; more than 8 MiB is refused from the file's size.
+ */
 function readBounded(target: string): Uint8Array {
-  let fd: number;
+  let opened: { fd: number; size: number };
   try {
-    fd = openSync(target, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    opened = openRegularFile(target, "artifact path");
   } catch (e) {
-    throw new ArtifactProblem(`artifact path cannot be read: ${fsErrorDetail(e)}`);
+    if (e instanceof SafeReadError && (e.code === "link" || e.code === "not-regular")) throw new ArtifactProblem("artifact path is not a regular file");
+    if (e instanceof SafeReadError) throw new ArtifactProblem(`artifact path cannot be read: ${e.errno ?? e.detail}`);
+    throw e;
   }
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new ArtifactProblem("artifact path is not a regular file");
-    const limit = ARTIFACT_MAX_BYTES + 1;
-    let buf = Buffer.allocUnsafe(Math.min(limit, Math.max(st.size + 1, 4096)));
-    let n = 0;
-    for (;;) {
-      if (n === buf.length) {
-        if (buf.length >= limit) break;
-        const grown = Buffer.allocUnsafe(Math.min(limit, buf.length * 2));
-        buf.copy(grown, 0, 0, n);
-        buf = grown;
-      }
-      let got: number;
-      try {
-        got = readSync(fd, buf, n, buf.length - n, null);
-      } catch (e) {
-        throw new ArtifactProblem(`artifact path cannot be read: ${fsErrorDetail(e)}`);
-      }
-      if (got === 0) break;
-      n += got;
+    if (opened.size > ARTIFACT_MAX_BYTES) throw new ArtifactProblem("path artifact exceeds the v1 byte limit");
+    try {
+      return readUpTo(opened.fd, opened.size);
+    } catch (e) {
+      throw new ArtifactProblem(`artifact path cannot be read: ${fsErrorDetail(e)}`);
     }
-    if (n > ARTIFACT_MAX_BYTES) throw new ArtifactProblem("path artifact exceeds the v1 byte limit");
-    return buf.subarray(0, n);
   } finally {
-    closeSync(fd);
+    closeSync(opened.fd);
   }
 }
 

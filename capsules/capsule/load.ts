@@ -1,8 +1,8 @@
 /**
- * Capsule file loading (capsule-v1 §3.7): at most 32 MiB + 1 bytes are read, the bytes are strictly parsed, and
+ * Capsule file loading (capsule-v1 §3.7): a regular file of at most 32 MiB is read, the bytes are strictly parsed, and
  * the top level must be an object. Failures are load errors (the CLI exits 2), not reports.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { readRegularFile, SafeReadError } from "../../src/crypto/safe-read.js";
 import { JsonLoadError, parseStrictJson } from "../../src/json/parse.js";
 import type { JsonObject } from "../../src/json/value.js";
 import { fsErrorDetail } from "./fs-detail.js";
@@ -12,41 +12,24 @@ export class CapsuleLoadError extends Error {
   override readonly name = "CapsuleLoadError";
 }
 
-const CHUNK = 1 << 20;
-
 /** Reads a capsule file; throws {@link CapsuleLoadError} with the §3.7 message. */
 export function loadCapsuleFile(path: string): JsonObject {
   return loadCapsuleBytes(readCapsuleBytes(path));
 }
 
 /**
- * Reads a capsule file's bytes: at most CAPSULE_MAX_BYTES + 1 bytes (files, pipes and devices alike); more, or a
- * read error, throws {@link CapsuleLoadError}.
+ * Reads a capsule file's bytes through the safe reader (src/crypto/safe-read.ts): a regular file only (a link, FIFO,
+ * device or directory is refused at open, naming what it is), larger than CAPSULE_MAX_BYTES refused from its size
+ * before a byte is read. Throws {@link CapsuleLoadError}.
  */
 export function readCapsuleBytes(path: string): Uint8Array {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let fd: number;
   try {
-    fd = openSync(path, "r");
+    return readRegularFile(path, { maxBytes: CAPSULE_MAX_BYTES, label: "it" });
   } catch (e) {
+    if (e instanceof SafeReadError && e.code === "too-large") throw new CapsuleLoadError("capsule exceeds the v1 byte limit");
+    if (e instanceof SafeReadError) throw new CapsuleLoadError(`capsule cannot be read: ${e.message}`);
     throw new CapsuleLoadError(`capsule cannot be read: ${fsErrorDetail(e)}`);
   }
-  try {
-    while (total <= CAPSULE_MAX_BYTES) {
-      const buf = Buffer.allocUnsafe(Math.min(CHUNK, CAPSULE_MAX_BYTES + 1 - total));
-      const n = readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      chunks.push(buf.subarray(0, n));
-      total += n;
-    }
-  } catch (e) {
-    throw new CapsuleLoadError(`capsule cannot be read: ${fsErrorDetail(e)}`);
-  } finally {
-    closeSync(fd);
-  }
-  if (total > CAPSULE_MAX_BYTES) throw new CapsuleLoadError("capsule exceeds the v1 byte limit");
-  return Buffer.concat(chunks, total);
 }
 
 /** Parses capsule bytes; throws {@link CapsuleLoadError} with the §3.7 (or §3.1–3.5 loader) message. */

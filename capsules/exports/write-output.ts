@@ -1,12 +1,16 @@
 /**
- * Writing an export: a single file created atomically (an existing file with the same bytes is accepted, other
- * bytes refused), or a feed directory built under a temporary name beside the target and renamed into place, so
- * a reader never sees half a feed (an existing directory holding exactly the same files is accepted, anything
- * else refused). Files 0600, directories 0700.
+ * Writing an export: a single file through the one writer of named files (src/output-file.ts: created atomically,
+ * mode 0600; a link, FIFO, device or directory at the name refused at once; an existing file with the same bytes
+ * accepted, other bytes refused), or a feed directory built under a temporary name beside the target and renamed
+ * into place, so a reader never sees half a feed (an existing directory holding exactly the same files is accepted,
+ * anything else refused; its files are compared without following links or waiting on FIFOs). Files 0600,
+ * directories 0700.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { fileKind, readRegularFilePrefix, SafeReadError } from "../../src/crypto/safe-read.js";
 import { createFileExclusive, fsyncDir } from "../../src/crypto/safe-write.js";
+import { OutputFileError, writeOutputFile } from "../../src/output-file.js";
 import type { FeedFile } from "./misp.js";
 
 export class ExportWriteError extends Error {
@@ -17,35 +21,33 @@ function code(e: unknown): string {
   return (e as NodeJS.ErrnoException).code ?? (e as Error).message;
 }
 
-/** Writes one file; "created" or "unchanged" (same bytes already there). */
+/** Writes one file through the named-file writer (src/output-file.ts); "created" or "unchanged" (same bytes there). */
 export function writeExportFile(path: string, bytes: Uint8Array): "created" | "unchanged" {
-  let r: "created" | "exists";
   try {
-    r = createFileExclusive(dirname(path), basename(path), bytes);
+    return writeOutputFile(path, bytes);
   } catch (e) {
-    throw new ExportWriteError(`cannot write ${path}: ${(e as Error).message}`);
+    if (e instanceof OutputFileError) throw new ExportWriteError(e.message);
+    throw e;
   }
-  if (r === "created") return "created";
-  let existing: Buffer;
+}
+
+/** True when the regular file `path` (never followed, never waited on) holds exactly `bytes`. */
+function sameFile(path: string, bytes: Uint8Array): boolean {
+  let got: Uint8Array;
   try {
-    if (!lstatSync(path).isFile()) throw new ExportWriteError(`${path} exists and is not a regular file; refusing to overwrite it`);
-    existing = readFileSync(path);
+    got = readRegularFilePrefix(path, bytes.length + 1);
   } catch (e) {
-    if (e instanceof ExportWriteError) throw e;
-    throw new ExportWriteError(`${path} exists and cannot be read: ${code(e)}`);
+    if (e instanceof SafeReadError && (e.code === "link" || e.code === "not-regular")) return false;
+    throw e;
   }
-  if (!existing.equals(bytes)) throw new ExportWriteError(`${path} already exists with different content; refusing to overwrite it`);
-  return "unchanged";
+  return Buffer.from(got).equals(Buffer.from(bytes));
 }
 
 function sameDirectory(dir: string, files: readonly FeedFile[]): boolean {
   const names = readdirSync(dir).sort();
   const wanted = files.map((f) => f.name).sort();
   if (names.length !== wanted.length || names.some((n, i) => n !== wanted[i])) return false;
-  return files.every((f) => {
-    const p = join(dir, f.name);
-    return lstatSync(p).isFile() && readFileSync(p).equals(f.bytes);
-  });
+  return files.every((f) => sameFile(join(dir, f.name), f.bytes));
 }
 
 /** Writes a feed directory; "created" or "unchanged". */
@@ -53,7 +55,7 @@ export function writeExportDirectory(dir: string, files: readonly FeedFile[]): "
   let exists = false;
   try {
     const st = lstatSync(dir);
-    if (!st.isDirectory()) throw new ExportWriteError(`${dir} exists and is not a directory; refusing to overwrite it`);
+    if (!st.isDirectory()) throw new ExportWriteError(`${dir} is ${fileKind(st)}, not a directory; refusing to write the feed there`);
     exists = true;
   } catch (e) {
     if (e instanceof ExportWriteError) throw e;

@@ -12,13 +12,13 @@
  * Limit: whoever can write the data directory can delete the file (back to 1); `review policy` prints the policy in
  * force so it can be checked.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { canonicalBytes } from "../../src/json/canonical.js";
 import { parseStrictJson } from "../../src/json/parse.js";
 import { bytesToHex, hexToBytes } from "../../src/hash.js";
 import { isJsonObject } from "../../src/json/value.js";
 import { ensurePrivateDir, replaceFile } from "../../src/crypto/safe-write.js";
+import { readRegularFileIfExists, SafeReadError } from "../../src/crypto/safe-read.js";
 import { verifySignature } from "../../src/crypto/sign.js";
 import type { SealedStore } from "../store/store.js";
 import { ReviewError } from "./errors.js";
@@ -57,15 +57,16 @@ export function policyPath(store: SealedStore): string {
 /** The policy in force: the signed file, or {@link DEFAULT_POLICY} when there is none. Throws ReviewError `policy`. */
 export function readReviewPolicy(store: SealedStore): ReviewPolicy {
   const path = policyPath(store);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return DEFAULT_POLICY;
-    throw new ReviewError("policy", `cannot read the review policy ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
   const bad = (rule: string) => new ReviewError("policy", `the review policy ${path} ${rule}; set it again with 'evidence-bridge review policy --approvals N'`);
-  if (bytes.length > POLICY_MAX_BYTES) throw bad(`exceeds ${POLICY_MAX_BYTES} bytes`);
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = readRegularFileIfExists(path, { maxBytes: POLICY_MAX_BYTES, label: path });
+  } catch (e) {
+    if (e instanceof SafeReadError && e.code === "too-large") throw bad(`exceeds ${POLICY_MAX_BYTES} bytes`);
+    if (e instanceof SafeReadError) throw new ReviewError("policy", `cannot read the review policy: ${e.message}`);
+    throw e;
+  }
+  if (bytes === undefined) return DEFAULT_POLICY;
   let v;
   try {
     v = parseStrictJson(bytes);

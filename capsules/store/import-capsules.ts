@@ -31,9 +31,10 @@ export interface ImportOptions {
   artifactRoot?: string;
 }
 
-function readBounded(file: string): Uint8Array {
+/** A capsule file's bytes through the safe reader; throws {@link ImportError} naming the file and what it is. */
+export function readImportBytes(file: string): Uint8Array {
   try {
-    return readRegularFile(file, { maxBytes: CAPSULE_MAX_BYTES, label: "capsule file" });
+    return readRegularFile(file, { maxBytes: CAPSULE_MAX_BYTES, label: "it" });
   } catch (e) {
     if ((e as { code?: string }).code === "too-large") throw new ImportError(file, "capsule exceeds the v1 byte limit");
     if ((e as { code?: string }).code === "missing") throw new ImportError(file, "capsule cannot be read: ENOENT");
@@ -43,7 +44,11 @@ function readBounded(file: string): Uint8Array {
 
 /** Reads, loads and verifies one capsule file; throws {@link ImportError} naming the file. */
 export function readImportCandidate(file: string, opts: ImportOptions = {}): ImportCandidate {
-  const bytes = readBounded(file);
+  return importCandidateOf(file, readImportBytes(file), opts);
+}
+
+/** Loads and verifies capsule bytes read from `file` (a name for messages: `-` for stdin); throws {@link ImportError}. */
+export function importCandidateOf(file: string, bytes: Uint8Array, opts: ImportOptions = {}): ImportCandidate {
   let opened;
   try {
     opened = openVerifiedCapsule(bytes, { artifactRoot: opts.artifactRoot });

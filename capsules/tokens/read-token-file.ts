@@ -1,36 +1,28 @@
 /**
- * Reading a received token file: a regular file (no FIFO, device or symlink: an immediate error, never a hang),
- * at most TOKEN_FILE_MAX_BYTES, checked before it is read.
+ * Reading a received token file through the safe reader (src/crypto/safe-read.ts): a regular file only (a FIFO,
+ * device, directory or symbolic link is an immediate error naming what it is, never a hang), at most
+ * TOKEN_FILE_MAX_BYTES, checked from its size before it is read.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { readRegularFile, SafeReadError } from "../../src/crypto/safe-read.js";
 import { parseTokenFile, TOKEN_FILE_MAX_BYTES, TokenFileError, type TokenFile } from "./token-file.js";
 
 export function readTokenFile(path: string): TokenFile {
-  let fd: number;
+  let bytes: Uint8Array;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    bytes = readRegularFile(path, { maxBytes: TOKEN_FILE_MAX_BYTES, label: path });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new TokenFileError(`cannot read ${path}: ${code === "ELOOP" ? "it is a symbolic link" : (code ?? (e as Error).message)}`);
+    if (e instanceof SafeReadError) throw new TokenFileError(`cannot read ${e.message}`);
+    throw e;
   }
+  return parseTokenBytes(path, bytes);
+}
+
+/** Parses a token file's bytes read from `name` (a file, or `-` for stdin); errors name it. */
+export function parseTokenBytes(name: string, bytes: Uint8Array): TokenFile {
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new TokenFileError(`${path} is not a regular file`);
-    if (st.size > TOKEN_FILE_MAX_BYTES) throw new TokenFileError(`${path} is larger than ${TOKEN_FILE_MAX_BYTES} bytes`);
-    const buf = Buffer.alloc(st.size);
-    let off = 0;
-    while (off < buf.length) {
-      const n = readSync(fd, buf, off, buf.length - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    try {
-      return parseTokenFile(buf.subarray(0, off));
-    } catch (e) {
-      if (e instanceof TokenFileError) throw new TokenFileError(`${path}: ${e.message}`);
-      throw e;
-    }
-  } finally {
-    closeSync(fd);
+    return parseTokenFile(bytes);
+  } catch (e) {
+    if (e instanceof TokenFileError) throw new TokenFileError(`${name}: ${e.message}`);
+    throw e;
   }
 }

@@ -1,43 +1,35 @@
 /**
- * Reading a pack file from disk with the §3.2 P1 bound (never more than 1 MiB + 1 bytes are read), and locating the
- * configured pack.
+ * Reading a pack file from disk with the §3.2 P1 bound (a regular file of at most 1 MiB), and locating the configured
+ * pack.
  */
-import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
+import { readRegularFile, SafeReadError } from "../../src/crypto/safe-read.js";
 import { PackError } from "./errors.js";
 import { loadPack, MAX_PACK_BYTES } from "./load.js";
 import type { IntelligencePack } from "./types.js";
 
-/** Reads at most MAX_PACK_BYTES + 1 bytes; more is a `size` failure, a read error is a `read` failure. */
+/**
+ * Reads a pack file through the safe reader (src/crypto/safe-read.ts): a regular file only (a link, FIFO, device or
+ * directory is a `read` failure naming what it is, at open), larger than MAX_PACK_BYTES a `size` failure from its
+ * size, before a byte is read.
+ */
 export function readPackBytes(file: string): Uint8Array {
-  let fd: number;
   try {
-    fd = openSync(file, "r");
+    return readRegularFile(file, { maxBytes: MAX_PACK_BYTES, label: file });
   } catch (e) {
-    throw new PackError("pack", "read", `cannot read intelligence pack ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    if (e instanceof SafeReadError && e.code === "too-large") throw new PackError("pack", "size", `intelligence pack exceeds the 1 MiB limit: ${e.message}`);
+    if (e instanceof SafeReadError) throw new PackError("pack", "read", `cannot read intelligence pack: ${e.message}`);
+    throw e;
   }
-  try {
-    // The size from fstat is only a hint for the first buffer; reading continues until EOF or the limit.
-    let buf = Buffer.allocUnsafe(Math.min(fstatSync(fd).size + 1, MAX_PACK_BYTES + 1));
-    let total = 0;
-    for (;;) {
-      if (total === buf.length) {
-        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_PACK_BYTES + 1));
-        buf.copy(bigger, 0, 0, total);
-        buf = bigger;
-      }
-      const n = readSync(fd, buf, total, buf.length - total, null);
-      if (n === 0) break;
-      total += n;
-      if (total > MAX_PACK_BYTES) throw new PackError("pack", "size", "intelligence pack exceeds the 1 MiB limit");
-    }
-    return buf.subarray(0, total);
-  } catch (e) {
-    if (e instanceof PackError) throw e;
-    throw new PackError("pack", "read", `cannot read intelligence pack ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  } finally {
-    closeSync(fd);
-  }
+}
+
+/**
+ * True when anything is at `path`, a dangling link included (not followed): whatever is there is then judged by
+ * {@link readPackBytes}, so a link or FIFO in place of the data directory's pack is an error, never "no pack".
+ */
+export function presentAt(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 /** Reads and loads a pack file. */
@@ -55,7 +47,7 @@ export const PACK_FILE_NAME = "intelligence-pack-v1.json";
 export function configuredPackPath(config: { home: string; packFile: string | undefined }): string | undefined {
   if (config.packFile !== undefined) return config.packFile;
   const inHome = join(config.home, PACK_FILE_NAME);
-  return existsSync(inHome) ? inHome : undefined;
+  return presentAt(inHome) ? inHome : undefined;
 }
 
 /** Loads the configured pack; a clear `not-configured` error when there is none. */

@@ -8,12 +8,12 @@
  * Only loading happens here (no network): a pack is installed only after it loaded and validated, so what lands in
  * the data directory always passed `pack verify`. The copy is written atomically with mode 0600.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { inspectDataDir, prepareDataDir } from "../../src/crypto/data-dir.js";
+import { readRegularFileIfExists, SafeReadError } from "../../src/crypto/safe-read.js";
 import { replaceFile } from "../../src/crypto/safe-write.js";
 import { PackError } from "./errors.js";
-import { PACK_FILE_NAME, readPackBytes } from "./file.js";
+import { PACK_FILE_NAME, presentAt, readPackBytes } from "./file.js";
 import { loadPack, packDigest } from "./load.js";
 import type { IntelligencePack } from "./types.js";
 
@@ -52,9 +52,19 @@ export function homePackFiles(home: string): { file: string; digestFile: string 
   return { file: join(home, PACK_FILE_NAME), digestFile: join(home, PACK_DIGEST_FILE_NAME) };
 }
 
+/** Largest digest record read: 64 hex digits and a newline, with room for stray whitespace. */
+const DIGEST_FILE_MAX_BYTES = 1024;
+
 function recordedDigest(digestFile: string): string | undefined {
-  if (!existsSync(digestFile)) return undefined;
-  const text = readFileSync(digestFile, "utf8").trim();
+  let bytes;
+  try {
+    bytes = readRegularFileIfExists(digestFile, { maxBytes: DIGEST_FILE_MAX_BYTES, label: digestFile });
+  } catch (e) {
+    if (e instanceof SafeReadError) throw new PackError("pack", "digest", `cannot read the recorded pack digest: ${e.message}`);
+    throw e;
+  }
+  if (bytes === undefined) return undefined;
+  const text = Buffer.from(bytes).toString("utf8").trim();
   if (!/^[0-9a-f]{64}$/.test(text)) throw new PackError("pack", "digest", `${digestFile}: expected 64 lowercase hex digits`);
   return text;
 }
@@ -70,7 +80,7 @@ function notConfigured(home: string, audience: PackAudience): PackError {
 /** Loads the data directory's own pack, checking it still has the digest recorded at install. */
 export function loadHomePack(home: string, audience: PackAudience = "cli"): ResolvedPack | undefined {
   const { file, digestFile } = homePackFiles(home);
-  if (!existsSync(file)) return undefined;
+  if (!presentAt(file)) return undefined;
   const bytes = readPackBytes(file);
   const pack = loadPack(bytes);
   const recorded = recordedDigest(digestFile);
@@ -119,7 +129,7 @@ export function installLoadedPack(home: string, loaded: LoadedPackBytes, opts: {
  */
 function installedDigest(home: string): string | undefined {
   const { file } = homePackFiles(home);
-  return existsSync(file) ? packDigest(readPackBytes(file)) : undefined;
+  return presentAt(file) ? packDigest(readPackBytes(file)) : undefined;
 }
 
 function writeDigest(home: string, sha256: string): void {
@@ -174,7 +184,7 @@ export function resolvePack(config: PackConfig, opts: { audience?: PackAudience;
  * just stored something calls this, so a refused command writes nothing). Returns true when it installed.
  */
 export function rememberFirstPack(config: PackConfig, resolved?: ResolvedPack): boolean {
-  if (config.packFile === undefined || existsSync(homePackFiles(config.home).file)) return false;
+  if (config.packFile === undefined || presentAt(homePackFiles(config.home).file)) return false;
   if (inspectDataDir(config.home) !== "present") return false;
   // The pack this run already loaded from the configured file is installed as loaded, not parsed a second time.
   const loaded = resolved?.bytes !== undefined && resolved.file === config.packFile ? { bytes: resolved.bytes, pack: resolved.pack } : undefined;

@@ -8,10 +8,10 @@
  * or others may access (with the chmod that fixes it), a file of another key type, and a short or malformed file.
  * The key bytes never appear in a message.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync } from "node:fs";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { KeyError } from "./errors.js";
-import { readUpTo } from "./safe-read.js";
+import { openRegularFile, readUpTo, SafeReadError } from "./safe-read.js";
 import { createFileExclusive } from "./safe-write.js";
 import { errno } from "../errno.js";
 
@@ -29,31 +29,31 @@ function modeText(mode: number): string {
 }
 
 /**
- * Reads a secret file after checking it: must exist, be a regular file (no symlink), and have no group or other
- * permission bits. Used for key files and the passphrase parameter file.
+ * Reads a secret file after checking it: opened through the safe reader (src/crypto/safe-read.ts: must exist and be
+ * a regular file, no link followed, no FIFO waited on), with no group or other permission bits. Used for key files and the passphrase parameter file.
  */
 export function readSecretFile(path: string, what = "key file"): Uint8Array {
-  let fd: number;
+  let opened: { fd: number; size: number };
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    opened = openRegularFile(path, `${what} ${path}`);
   } catch (e) {
-    const code = errno(e);
-    if (code === "ENOENT") throw new KeyError("missing", `${what} ${path} is missing`);
-    if (code === "ELOOP") throw new KeyError("not-regular", `${what} ${path} is a symbolic link; key files must be regular files`);
-    if (code === "EACCES") throw new KeyError("permissions", `${what} ${path} cannot be read by this user (EACCES)`);
-    throw new KeyError("missing", `${what} ${path} cannot be opened: ${code ?? (e as Error).message}`);
+    if (!(e instanceof SafeReadError)) throw e;
+    if (e.code === "missing") throw new KeyError("missing", `${what} ${path} is missing`);
+    if (e.code === "link" || e.code === "not-regular") throw new KeyError("not-regular", `${e.message}; key files must be regular files`);
+    if (e.errno === "EACCES") throw new KeyError("permissions", `${what} ${path} cannot be read by this user (EACCES)`);
+    throw new KeyError("missing", e.message);
   }
+  const { fd, size } = opened;
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new KeyError("not-regular", `${what} ${path} is not a regular file`);
     if ((st.mode & 0o077) !== 0) {
       throw new KeyError(
         "permissions",
         `${what} ${path} is accessible by group or others (mode ${modeText(st.mode)}); fix it with: chmod 600 ${path}`,
       );
     }
-    if (st.size > KEY_FILE_MAX_BYTES) throw new KeyError("malformed", `${what} ${path} is malformed: larger than ${KEY_FILE_MAX_BYTES} bytes`);
-    return readUpTo(fd, st.size);
+    if (size > KEY_FILE_MAX_BYTES) throw new KeyError("malformed", `${what} ${path} is malformed: larger than ${KEY_FILE_MAX_BYTES} bytes`);
+    return readUpTo(fd, size);
   } finally {
     closeSync(fd);
   }

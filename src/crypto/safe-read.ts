@@ -1,25 +1,38 @@
 /**
- * The one way the store, the review log and the commands that read files given by a user read a file: opened with
- * `O_NOFOLLOW | O_NONBLOCK` (a symbolic link, even a dangling one, fails at once; a FIFO opens without waiting for
- * a writer), checked with `fstat` on the opened descriptor to be a regular file (FIFOs, sockets, devices and
+ * The one way the bridge reads a file by name: files a user names (`--message-file`, `--pack`, capsule, index,
+ * ledger, manifest, export and token files, key files) and the files of the store and the review log. Each is opened
+ * with `O_NOFOLLOW | O_NONBLOCK` (a symbolic link, even a dangling one, fails at once; a FIFO opens without waiting
+ * for a writer), checked with `fstat` on the opened descriptor to be a regular file (FIFOs, sockets, devices and
  * directories are refused before a single byte is read), its size checked against a bound from the file's own
  * metadata, and never more than that many bytes read (a file that grows after the check is read as it was).
  *
- * Errors are {@link SafeReadError}s with a code and one line naming the file (by the label the caller gives) and
- * the rule; they never contain file contents.
+ * Errors are {@link SafeReadError}s with a code and one line naming the file (by the label the caller gives), what
+ * it is (a FIFO, a directory, a symbolic link, a device, a socket) and the rule; they never contain file contents.
+ * `-` is not special here: commands that let `-` mean stdin decide that before calling in.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { errno } from "../errno.js";
 
 export type SafeReadCode = "missing" | "link" | "not-regular" | "too-large" | "io";
 
 export class SafeReadError extends Error {
   override readonly name = "SafeReadError";
+  /**
+   * The message without the file's label (`is a FIFO; only regular files are read`), for callers whose own sentence
+   * already names the file.
+   */
+  readonly detail: string;
   constructor(
     readonly code: SafeReadCode,
-    message: string,
+    label: string,
+    detail: string,
+    /** The file's size, for `too-large`. */
+    readonly size?: number,
+    /** The system's error code (`EACCES`), for `io`. */
+    readonly errno?: string,
   ) {
-    super(message);
+    super(`${label} ${detail}`);
+    this.detail = detail;
   }
 }
 
@@ -30,11 +43,14 @@ export interface SafeReadOptions {
   label?: string;
 }
 
-function kindOf(st: import("node:fs").Stats): string {
+/** What a file that is not a regular file is, in words (`a FIFO`); from `lstat` this includes `a symbolic link`. */
+export function fileKind(st: Stats): string {
+  if (st.isSymbolicLink()) return "a symbolic link";
   if (st.isFIFO()) return "a FIFO";
   if (st.isSocket()) return "a socket";
   if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
   if (st.isDirectory()) return "a directory";
+  if (st.isFile()) return "a regular file";
   return "not a regular file";
 }
 
@@ -45,19 +61,19 @@ export function openRegularFile(path: string, label = path): { fd: number; size:
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (e) {
     const code = errno(e);
-    if (code === "ENOENT") throw new SafeReadError("missing", `${label} does not exist (ENOENT)`);
-    if (code === "ELOOP") throw new SafeReadError("link", `${label} is a symbolic link; only regular files are read`);
-    if (code === "ENXIO") throw new SafeReadError("not-regular", `${label} is a socket or device; only regular files are read`);
-    throw new SafeReadError("io", `${label} cannot be opened: ${code ?? (e as Error).message}`);
+    if (code === "ENOENT") throw new SafeReadError("missing", label, "does not exist (ENOENT)");
+    if (code === "ELOOP") throw new SafeReadError("link", label, "is a symbolic link; only regular files are read (links are not followed)");
+    if (code === "ENXIO") throw new SafeReadError("not-regular", label, "is a socket or device; only regular files are read");
+    throw new SafeReadError("io", label, `cannot be opened: ${code ?? (e as Error).message}`, undefined, code);
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new SafeReadError("not-regular", `${label} is ${kindOf(st)}; only regular files are read`);
+    if (!st.isFile()) throw new SafeReadError("not-regular", label, `is ${fileKind(st)}; only regular files are read`);
     return { fd, size: st.size };
   } catch (e) {
     closeSync(fd);
     if (e instanceof SafeReadError) throw e;
-    throw new SafeReadError("io", `${label} cannot be inspected: ${errno(e) ?? (e as Error).message}`);
+    throw new SafeReadError("io", label, `cannot be inspected: ${errno(e) ?? (e as Error).message}`);
   }
 }
 
@@ -86,9 +102,9 @@ function refuseSizelessContent(fd: number, label: string): void {
   try {
     got = readSync(fd, new Uint8Array(1), 0, 1, 0);
   } catch (e) {
-    throw new SafeReadError("io", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
+    throw new SafeReadError("io", label, `cannot be read: ${errno(e) ?? (e as Error).message}`);
   }
-  if (got > 0) throw new SafeReadError("not-regular", `${label} reports size 0 but has content (a generated file such as /proc's is refused)`);
+  if (got > 0) throw new SafeReadError("not-regular", label, "reports size 0 but has content (a generated file such as /proc's is refused)");
 }
 
 /** Reads a whole regular file of at most `maxBytes` bytes. Throws {@link SafeReadError}. */
@@ -96,14 +112,14 @@ export function readRegularFile(path: string, opts: SafeReadOptions): Uint8Array
   const label = opts.label ?? path;
   const { fd, size } = openRegularFile(path, label);
   try {
-    if (size > opts.maxBytes) throw new SafeReadError("too-large", `${label} is larger than ${opts.maxBytes} bytes (${size})`);
+    if (size > opts.maxBytes) throw new SafeReadError("too-large", label, `is larger than ${opts.maxBytes} bytes (${size})`, size);
     if (size === 0) refuseSizelessContent(fd, label);
     // Never more than the size fstat announced (within the bound): a file that grows meanwhile (the review log
     // while another process appends) is read as it was, and an endless writer cannot make this read unbounded.
     try {
       return readUpTo(fd, size);
     } catch (e) {
-      throw new SafeReadError("io", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
+      throw new SafeReadError("io", label, `cannot be read: ${errno(e) ?? (e as Error).message}`);
     }
   } finally {
     closeSync(fd);
@@ -124,10 +140,11 @@ export function readRegularFileIfExists(path: string, opts: SafeReadOptions): Ui
 export function readRegularFilePrefix(path: string, n: number, label = path): Uint8Array {
   const { fd, size } = openRegularFile(path, label);
   try {
+    if (size === 0) refuseSizelessContent(fd, label);
     return readUpTo(fd, Math.min(n, size));
   } catch (e) {
     if (e instanceof SafeReadError) throw e;
-    throw new SafeReadError("io", `${label} cannot be read: ${errno(e) ?? (e as Error).message}`);
+    throw new SafeReadError("io", label, `cannot be read: ${errno(e) ?? (e as Error).message}`);
   } finally {
     closeSync(fd);
   }

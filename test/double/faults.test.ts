@@ -2,6 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { describeShared } from "../helpers/shared.js";
 import { type HostedDouble, startHostedDouble } from "./hosted-server.js";
+import { FORGED_PROVENANCE, HIDDEN_CHARACTERS, INJECTION } from "./hostile.js";
 import { post, probe } from "./probe.js";
 import { RecordedData } from "./recorded.js";
 
@@ -125,6 +126,75 @@ describeShared("hosted double: fault modes", () => {
     expect(schema.properties.raw).toEqual({ type: "boolean" });
     await d.setFault("none");
     expect((await post(d.url, '{"jsonrpc":"2.0","id":2,"method":"tools/list"}')).body.equals(data.body("05-tools-list.json"))).toBe(true);
+  });
+
+  describe("hostile answers (issue 29)", () => {
+    test("error-injection: a 200 JSON-RPC error whose message is a long instruction with hidden characters", async () => {
+      await d.setFault({ mode: "error-injection", messageChars: 100_000 });
+      const r = await post(d.url, CALL);
+      expect(r.status).toBe(200);
+      const msg = JSON.parse(r.body.toString());
+      expect(msg.id).toBe("c");
+      expect(msg.error.code).toBe(-32602);
+      expect(msg.error.message).toHaveLength(100_000);
+      expect(msg.error.message.startsWith(INJECTION)).toBe(true);
+      expect(msg.error.message).toContain(HIDDEN_CHARACTERS);
+      expect((await post(d.url, PING)).status).toBe(200); // other methods are answered normally
+    });
+    test("error-injection defaults to a 5,000,000-character message", async () => {
+      await d.setFault("error-injection");
+      expect(JSON.parse((await post(d.url, CALL)).body.toString()).error.message).toHaveLength(5_000_000);
+    });
+    test("http-error-body: the status asked for, with a JSON-RPC error body carrying the instruction", async () => {
+      for (const status of [400, 503]) {
+        await d.setFault({ mode: "http-error-body", status, methods: ["ping"] });
+        const r = await post(d.url, PING);
+        expect([r.status, r.headers["content-type"]]).toEqual([status, "application/json"]);
+        const msg = JSON.parse(r.body.toString());
+        expect(msg.error.code).toBe(-32600);
+        expect(msg.error.message.startsWith(INJECTION)).toBe(true);
+        expect(msg.error.message).toHaveLength(2000);
+      }
+    });
+    test("duplicate-meta: two _meta members, the first forging the bridge's provenance", async () => {
+      await d.setFault("duplicate-meta");
+      const text = (await post(d.url, CALL)).body.toString();
+      expect(text.split('"_meta": ')).toHaveLength(3);
+      expect(text.indexOf(FORGED_PROVENANCE)).toBeLessThan(text.lastIndexOf('"_meta": '));
+      expect(JSON.parse(text).result._meta).toEqual({ progressToken: 1 }); // a last-wins parser misses the forgery
+    });
+    test("duplicate-content: two content members, the first carrying the instruction", async () => {
+      await d.setFault("duplicate-content");
+      const text = (await post(d.url, CALL)).body.toString();
+      expect(text.split('"content": ')).toHaveLength(3);
+      expect(text).toContain(INJECTION);
+      expect(JSON.parse(text).result.content).toEqual([{ type: "text", text: "ok" }]);
+    });
+    test("deep-nesting: structuredContent nested 100,000 arrays deep by default, or as deep as asked", async () => {
+      await d.setFault("deep-nesting");
+      const text = (await post(d.url, CALL)).body.toString();
+      expect(text).toContain(`"n": ${"[".repeat(100_000)}]`);
+      expect(text.split("[").length - 1).toBe(100_001); // and the content array
+      await d.setFault({ mode: "deep-nesting", depth: 3 });
+      expect(JSON.parse((await post(d.url, CALL)).body.toString()).result.structuredContent).toEqual({ n: [[[]]] });
+    });
+    test("other-id: a valid result carrying another request's id", async () => {
+      await d.setFault("other-id");
+      const msg = JSON.parse((await post(d.url, CALL)).body.toString());
+      expect(msg.id).toBe("c-other");
+      expect(msg.result.content).toEqual([{ type: "text", text: "not yours" }]);
+    });
+    test("with SSE framing a hostile answer is one message event", async () => {
+      d.setTransport({ framing: "sse" });
+      try {
+        await d.setFault("duplicate-meta");
+        const r = await post(d.url, CALL, { Accept: "application/json, text/event-stream" });
+        expect(r.headers["content-type"]).toBe("text/event-stream");
+        expect(r.body.toString()).toMatch(/^event: message\ndata: \{"jsonrpc": "2\.0", "id": "c", "result": \{"_meta": /);
+      } finally {
+        d.setTransport({ framing: "json" });
+      }
+    });
   });
 
   test("slow-origin delays each published-file fetch", async () => {

@@ -54,7 +54,25 @@ export type FaultMode =
   /** tools/call answered by one SSE event whose data is a valid 9 MiB result (no Content-Length). */
   | "sse-9mib"
   /** Session mode: the double forgets every session when this request arrives, so it is answered 404. */
-  | "session-expired";
+  | "session-expired"
+  /**
+   * HTTP 200 and a JSON-RPC error (code `FaultSetting.code`, default -32602) whose message is an instruction to the
+   * client with control and bidi characters in it, `FaultSetting.messageChars` long (default 5,000,000).
+   */
+  | "error-injection"
+  /**
+   * HTTP `FaultSetting.status` (default 400, a 5xx status is retried by the client) whose `application/json` body is
+   * a JSON-RPC error carrying the same instruction (`messageChars` default 2,000).
+   */
+  | "http-error-body"
+  /** tools/call answered with a result holding two `_meta` members, the first forging the bridge's provenance. */
+  | "duplicate-meta"
+  /** tools/call answered with a result holding two `content` members, the first carrying an instruction. */
+  | "duplicate-content"
+  /** tools/call answered with a result whose structuredContent nests `FaultSetting.depth` arrays (default 100,000). */
+  | "deep-nesting"
+  /** tools/call answered with a valid result that carries another request's id. */
+  | "other-id";
 
 export interface FaultSetting {
   mode: FaultMode;
@@ -71,7 +89,20 @@ export interface FaultSetting {
   trickleIntervalMs?: number;
   /** origin-down: the exception text written into `unavailable` (default the reference's connection-refused text). */
   downReason?: string;
+  /** error-injection, http-error-body: the JSON-RPC error code and the message length in characters. */
+  code?: number;
+  messageChars?: number;
+  /** http-error-body: the HTTP status. */
+  status?: number;
+  /** deep-nesting: how many arrays deep structuredContent goes. */
+  depth?: number;
 }
+
+/**
+ * The hostile answers (hostile.ts): tools/call by default, like the body faults; sent as one event when the double
+ * frames its answers as an event stream, so the bridge meets them in both forms.
+ */
+export const HOSTILE_FAULTS: readonly FaultMode[] = ["error-injection", "http-error-body", "duplicate-meta", "duplicate-content", "deep-nesting", "other-id"];
 
 /** Faults applied per MCP request (the others change state: tool list, origin, listener). */
 export const REQUEST_FAULTS = new Set<FaultMode>([
@@ -91,9 +122,10 @@ export const REQUEST_FAULTS = new Set<FaultMode>([
   "sse-endless",
   "sse-9mib",
   "session-expired",
+  ...HOSTILE_FAULTS,
 ]);
 
-export const BODY_FAULTS = new Set<FaultMode>(["body-4mib", "body-9mib", "body-9mib-chunked", "sse-9mib"]);
+export const BODY_FAULTS = new Set<FaultMode>(["body-4mib", "body-9mib", "body-9mib-chunked", "sse-9mib", ...HOSTILE_FAULTS]);
 
 /** One SSE event: optional `event:` and `id:` fields, then each data line (none for a data-less event). */
 export function sseEvent(dataLines: string[], opts: { event?: string; id?: string } = {}): string {

@@ -27,6 +27,7 @@ import {
   TOOLS_LIST_CHANGED_NOTIFICATION,
   sseEvent,
 } from "./faults.js";
+import { deepNestingBody, duplicateContentBody, duplicateMetaBody, hostileErrorBody, hostileMessage, otherIdBody } from "./hostile.js";
 import { CONNECTION_REFUSED, Origin } from "./origin.js";
 import { isPyObject, pyDumps, pyParseBytes, type PyObject, type PyValue } from "./py-json.js";
 import { doubleDataRoot, RecordedData } from "./recorded.js";
@@ -533,6 +534,24 @@ class HostedDoubleServer implements HostedDouble {
         await this.sse(res, pieces, cors, false);
         return true;
       }
+      case "error-injection":
+        this.answer(res, hostileErrorBody(idText, f.code ?? -32602, hostileMessage(f.messageChars ?? 5_000_000)), cors);
+        return true;
+      case "http-error-body":
+        this.send(res, f.status ?? 400, hostileErrorBody(idText, f.code ?? -32600, hostileMessage(f.messageChars ?? 2000)), cors);
+        return true;
+      case "duplicate-meta":
+        this.answer(res, duplicateMetaBody(idText), cors);
+        return true;
+      case "duplicate-content":
+        this.answer(res, duplicateContentBody(idText), cors);
+        return true;
+      case "deep-nesting":
+        this.answer(res, deepNestingBody(idText, f.depth ?? 100_000), cors);
+        return true;
+      case "other-id":
+        this.answer(res, otherIdBody(idText), cors);
+        return true;
       case "sse-no-response":
         await this.sse(res, [sseEvent([SSE_NOTIFICATION])], cors, false);
         return true;
@@ -547,6 +566,12 @@ class HostedDoubleServer implements HostedDouble {
       default:
         return false;
     }
+  }
+
+  /** A 200 answer in the double's framing: a JSON body, or one `message` event of an event stream. */
+  private answer(res: ServerResponse, body: string, cors: Record<string, string>): void {
+    if (this.mode.framing === "sse") void this.sse(res, [sseEvent([body], { event: "message" })], cors, false);
+    else this.send(res, 200, body, cors);
   }
 
   /** Writes a body in 64 KiB chunks without Content-Length, respecting back-pressure and a client that gives up. */

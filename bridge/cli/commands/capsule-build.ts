@@ -90,7 +90,6 @@ export function readMessageFile(file: string): { bytes: Uint8Array; text: string
   } catch (e) {
     const code = e instanceof SafeReadError ? e.code : undefined;
     if (code === "too-large") throw new CliError(`--message-file: ${file} exceeds ${MESSAGE_FILE_MAX_BYTES} bytes`);
-    if (code === "link" || code === "not-regular") throw new CliError(`--message-file: ${file} is not a regular file (links, FIFOs and devices are refused)`);
     // SafeReadError's message already names the file (its label); other errors do not.
     throw new CliError(e instanceof SafeReadError ? `--message-file: ${e.message}` : `--message-file: cannot read ${file}: ${(e as Error).message}`);
   }

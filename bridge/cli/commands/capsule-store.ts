@@ -4,11 +4,11 @@
  * the store, by the owner's explicit request; `import` verifies before sealing and writes nothing unless every
  * file verifies.
  */
-import { basename, dirname, resolve } from "node:path";
-import { readFileSync } from "node:fs";
-import { createFileExclusive } from "../../../src/crypto/safe-write.js";
+import { resolve } from "node:path";
+import { OutputFileError, writeOutputFile } from "../../../src/output-file.js";
 import { verifyCapsule } from "../../../capsules/capsule/verify.js";
-import { importCandidates, readImportCandidate, type ImportCandidate } from "../../../capsules/store/import-capsules.js";
+import { importCandidateOf, importCandidates, readImportBytes, readImportCandidate, type ImportCandidate } from "../../../capsules/store/import-capsules.js";
+import { CAPSULE_MAX_BYTES } from "../../../capsules/capsule/limits.js";
 import { StoreError } from "../../../capsules/store/errors.js";
 import type { CapsuleRow } from "../../../capsules/store/rows.js";
 import { reviewedRows, type ReviewedRow, type ShownStatus } from "../../../capsules/review/status.js";
@@ -18,6 +18,7 @@ import { useConfiguredPack } from "../pack-choice.js";
 import { intFlag, parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { readNamedInput, STDIN_NAME, stdinAtMostOnce } from "../named-input.js";
 import { assertOutsideDataDir } from "../outside-data-dir.js";
 
 async function openExisting(ctx: CliContext): Promise<SealedStore> {
@@ -108,27 +109,17 @@ directory: plaintext never lives there.`,
     const config = configFrom(ctx);
     const out = resolve(flags.out);
     assertOutsideDataDir(out, config.home, "capsule export: --out");
-    const outDir = dirname(out);
     const store = await openExisting(ctx);
     const id = store.resolveCapsuleId(given);
     // Opened once (authenticated, identity-checked), then the full verifier on the envelope the opening parsed.
     const { bytes, envelope } = store.openCapsule(id);
     const report = verifyCapsule(envelope, { artifactRoot: flags["artifact-root"] as string | undefined });
     if (!report.ok) throw new CliError(`capsule export: stored capsule ${id} does not verify: ${report.errors.join("; ")}`);
-    let result: "created" | "exists";
     try {
-      result = createFileExclusive(outDir, basename(out), bytes);
+      writeOutputFile(out, bytes);
     } catch (e) {
-      throw new CliError(`capsule export: cannot write ${out}: ${(e as Error).message}`);
-    }
-    if (result === "exists") {
-      let existing: Buffer;
-      try {
-        existing = readFileSync(out);
-      } catch (e) {
-        throw new CliError(`capsule export: ${out} exists and cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      }
-      if (!existing.equals(Buffer.from(bytes))) throw new CliError(`capsule export: ${out} already exists with different content; refusing to overwrite it`);
+      if (e instanceof OutputFileError) throw new CliError(`capsule export: ${e.message}`);
+      throw e;
     }
     ctx.io.stdout.write(`${id} exported to ${out}\n`);
     return 0;
@@ -155,20 +146,29 @@ export const importCmd: CliCommand = {
 Verifies each capsule file with the Evidence Capsule v1 verifier, then seals all of them into the store (keys
 are created on first use). If any file cannot be read, is not a capsule, does not verify, or has different
 bytes than a stored capsule with the same id, nothing is stored and that file is named. Prints one line per
-capsule: '<id> stored' or '<id> already stored'. Shows progress on stderr when it is a terminal.`,
+capsule: '<id> stored' or '<id> already stored'. Shows progress on stderr when it is a terminal. FILE '-' reads
+one capsule from stdin; any other FILE must be a regular file (a link, FIFO, device or directory is refused at
+once, naming what it is).`,
   async run(args, ctx) {
     const { flags, positionals } = parseFlags(args, { "artifact-root": { type: "string" } });
     if (positionals.length === 0) throw new CliError("capsule import: at least one FILE is required");
+    stdinAtMostOnce(positionals, "capsule import");
     const tty = ctx.io.stderr.isTTY === true;
     const progress = (text: string) => {
       if (tty) ctx.io.stderr.write(`\r\x1b[Kcapsule import: ${text}`);
     };
     try {
       const candidates: ImportCandidate[] = [];
-      positionals.forEach((file, i) => {
-        candidates.push(readImportCandidate(file, { artifactRoot: flags["artifact-root"] as string | undefined }));
+      for (const [i, file] of positionals.entries()) {
+        const opts = { artifactRoot: flags["artifact-root"] as string | undefined };
+        if (file === STDIN_NAME) {
+          const bytes = await readNamedInput(ctx, file, { maxBytes: CAPSULE_MAX_BYTES, tooLarge: "-: capsule exceeds the v1 byte limit" }, readImportBytes);
+          candidates.push(importCandidateOf(file, bytes, opts));
+        } else {
+          candidates.push(readImportCandidate(file, opts));
+        }
         progress(`verified ${i + 1}/${positionals.length}`);
-      });
+      }
       const config = configFrom(ctx);
       const store = await openOrCreateStore({ home: config.home, passphrase: config.passphrase });
       cacheOnImport(ctx, store);

@@ -3,13 +3,15 @@
  * print a short summary per file, or the exact reports with `--json`. Exit 0 only when every report is ok, 1 when
  * some is not, 2 (one stderr line) when a file cannot be loaded; on exit 2 nothing is printed to stdout.
  */
-import { CapsuleLoadError } from "../../../capsules/capsule/load.js";
+import { CapsuleLoadError, readCapsuleBytes } from "../../../capsules/capsule/load.js";
+import { CAPSULE_MAX_BYTES } from "../../../capsules/capsule/limits.js";
 import { serializeReport, type VerificationReport } from "../../../capsules/capsule/report.js";
-import { openVerifiedCapsuleFile } from "../../../capsules/pipeline/open.js";
+import { openVerifiedCapsule } from "../../../capsules/pipeline/open.js";
 import { checkStoredReceipt, type ReceiptCheck } from "../../../capsules/store/receipts.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { readNamedInput, stdinAtMostOnce } from "../named-input.js";
 
 const help = `usage: evidence-bridge capsule verify FILE... [--artifact-root DIR] [--json]
 
@@ -18,6 +20,9 @@ Verifies Evidence Capsule v1 files offline. Nothing is fetched, opened or execut
   --artifact-root DIR  directory that path artifacts are read from (never outside it); without it, path
                        artifacts fail
   --json               print the verification report (an array of reports for several files)
+
+FILE '-' reads the capsule from stdin. A FILE must be a regular file: a link, FIFO, device or directory is
+refused at once, naming what it is.
 
 'ok' means well-formed content identity, exact artifact bytes, and declared reference/proof relationships only;
 it does not authenticate the producer and is not a timestamp. The summary also says whether this installation's
@@ -70,6 +75,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     json: { type: "boolean" },
   });
   if (positionals.length === 0) throw new CliError("capsule verify: at least one FILE is required (see --help)");
+  stdinAtMostOnce(positionals, "capsule verify");
   const artifactRoot = flags["artifact-root"] as string | undefined;
   if (artifactRoot === "") throw new CliError("--artifact-root: a directory is required");
   const progress = ctx.io.stderr.isTTY === true && positionals.length > 1;
@@ -78,7 +84,8 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     if (progress) ctx.io.stderr.write(`\rverifying ${i + 1}/${positionals.length}`);
     // The pipeline's open stage (capsules/pipeline/open.ts): one strict load, one run of the verifier.
     try {
-      reports.push(openVerifiedCapsuleFile(file, { artifactRoot }).report);
+      const bytes = await readNamedInput(ctx, file, { maxBytes: CAPSULE_MAX_BYTES, tooLarge: "-: capsule exceeds the v1 byte limit" }, readCapsuleBytes);
+      reports.push(openVerifiedCapsule(bytes, { artifactRoot }).report);
     } catch (e) {
       if (progress) ctx.io.stderr.write("\n");
       if (e instanceof CapsuleLoadError) throw new CliError(terminalSafe(`${file}: ${e.message}`));

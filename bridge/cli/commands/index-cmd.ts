@@ -3,7 +3,7 @@
  * captured-news index. Files are read from disk only, up to a byte cap checked before reading; nothing is fetched.
  */
 import { once } from "node:events";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { readRegularFile, readRegularFilePrefix, SafeReadError } from "../../../src/crypto/safe-read.js";
 import { DEFAULT_MAX_INDEX_BYTES, REGIONAL_SCHEMA_VERSION, REGIONS, type Region } from "../../../published/regional/constants.js";
 import { exportLoadedIndex, type CsvColumns, type ExportFormat } from "../../../published/regional/export.js";
 import { PUBLISHER_PROFILE } from "../../../published/regional/profiles.js";
@@ -18,40 +18,33 @@ import {
 } from "../../../published/regional/validate.js";
 import { intFlag, parseFlags } from "../args.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { readNamedInput, stdinAtMostOnce } from "../named-input.js";
 import { terminalSafe } from "./capsule-verify.js";
 
 const MAX_BYTES_HELP = `  --max-bytes N    refuse a file larger than N bytes before reading it (default ${DEFAULT_MAX_INDEX_BYTES}, 256 MiB)`;
 
 /**
- * Reads a file of at most `cap` bytes. A larger file is refused from its size, before reading, naming `capFlag`;
- * with `prefix`, its first `cap` bytes are returned instead (for checks that must report the size themselves).
+ * Reads a file of at most `cap` bytes through the safe reader (src/crypto/safe-read.ts: a regular file only, never a
+ * link, FIFO, device or directory). A larger file is refused from its size, before reading, naming `capFlag`; with
+ * `prefix`, its first `cap` bytes are returned instead (for checks that must report the size themselves).
  */
 export function readCapped(file: string, cap: number, opts: { capFlag?: string; prefix?: boolean } = {}): Buffer {
-  let fd: number;
   try {
-    fd = openSync(file, "r");
+    const bytes = opts.prefix ? readRegularFilePrefix(file, cap, file) : readRegularFile(file, { maxBytes: cap, label: file });
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   } catch (e) {
-    throw new CliError(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new CliError(`${file}: not a regular file`);
-    if (stat.size > cap && !opts.prefix) {
-      throw new CliError(`${file}: ${stat.size} bytes, over the ${cap}-byte cap${opts.capFlag ? ` (raise ${opts.capFlag} to read it)` : ""}`);
+    if (!(e instanceof SafeReadError)) throw e;
+    if (e.code === "missing") throw new CliError(`${file}: cannot read: ENOENT`);
+    if (e.code === "too-large") {
+      throw new CliError(`${file}: ${e.size} bytes, over the ${cap}-byte cap${opts.capFlag ? ` (raise ${opts.capFlag} to read it)` : ""}`);
     }
-    // One byte more than allowed, so a file that grew after the size check is still caught.
-    const buf = Buffer.allocUnsafe(Math.min(cap, stat.size) + 1);
-    let n = 0;
-    while (n < buf.length) {
-      const got = readSync(fd, buf, n, buf.length - n, null);
-      if (got === 0) break;
-      n += got;
-    }
-    if (n > cap && !opts.prefix) throw new CliError(`${file}: grew past the ${cap}-byte cap while being read`);
-    return buf.subarray(0, Math.min(n, cap));
-  } finally {
-    closeSync(fd);
+    throw new CliError(e.message);
   }
+}
+
+/** An index FILE's bytes: stdin for `-`, else the file (bounded by `--max-bytes` either way). */
+async function readIndexInput(ctx: CliContext, file: string, cap: number): Promise<Uint8Array> {
+  return readNamedInput(ctx, file, { maxBytes: cap, tooLarge: `-: over the ${cap}-byte cap (raise --max-bytes to read it)` }, (f) => readCapped(f, cap, { capFlag: "--max-bytes" }));
 }
 
 function maxBytesFlag(value: string | boolean | string[] | undefined): number {
@@ -72,7 +65,8 @@ consistency findings the format implies (warnings), and content_sha256 under our
 ${MAX_BYTES_HELP}
 
 Exit status: 0 every file conforms, 1 some file does not conform (errors are listed with their JSON paths),
-2 a file cannot be read (missing, not a file, over the byte cap; nothing is printed).
+2 a file cannot be read (missing, not a regular file, over the byte cap; nothing is printed). FILE '-' reads
+the index from stdin; a link, FIFO, device or directory is refused at once, naming what it is.
 `;
 
 /** The short human summary of one report. */
@@ -103,15 +97,17 @@ async function runValidate(args: string[], ctx: CliContext): Promise<number> {
   const strict = flags.strict === true;
   const progress = ctx.io.stderr.isTTY === true && positionals.length > 1;
   // One file in memory at a time; reports are printed at the end, so an unreadable file (exit 2) prints nothing.
-  const reports = positionals.map((file, i) => {
+  stdinAtMostOnce(positionals, "index validate");
+  const reports = [];
+  for (const [i, file] of positionals.entries()) {
     if (progress) ctx.io.stderr.write(`\rvalidating ${i + 1}/${positionals.length}`);
     try {
-      return { file, ...validateRegionalIndex(readCapped(file, cap, { capFlag: "--max-bytes" }), { maxBytes: cap }) };
+      reports.push({ file, ...validateRegionalIndex(await readIndexInput(ctx, file, cap), { maxBytes: cap }) });
     } catch (e) {
       if (progress) ctx.io.stderr.write("\n");
       throw e;
     }
-  });
+  }
   if (progress) ctx.io.stderr.write("\n");
   if (flags.json === true) {
     ctx.io.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
@@ -140,7 +136,7 @@ and links only: article bodies are never fetched (article_body_fetching: prohibi
 ${MAX_BYTES_HELP}
 
 Exit status: 0 written, 1 the index does not conform (nothing is written; run 'index validate' for the list),
-2 the file cannot be read or a flag is wrong.
+2 the file cannot be read or a flag is wrong. FILE '-' reads the index from stdin.
 `;
 
 /** `--since`: an RFC 3339 date-time, or a date meaning its midnight UTC. */
@@ -171,7 +167,7 @@ async function runExport(args: string[], ctx: CliContext): Promise<number> {
   const since = flags.since === undefined ? undefined : parseSince(flags.since as string);
   const cap = maxBytesFlag(flags["max-bytes"]);
   const [file] = positionals;
-  const bytes = readCapped(file, cap, { capFlag: "--max-bytes" });
+  const bytes = await readIndexInput(ctx, file, cap);
 
   let loaded;
   try {

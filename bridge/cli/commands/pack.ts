@@ -7,7 +7,8 @@
  */
 import { canonicalText } from "../../../src/json/canonical.js";
 import { PackError } from "../../../published/pack/errors.js";
-import { loadPackFile, readPackBytes } from "../../../published/pack/file.js";
+import { readPackBytes } from "../../../published/pack/file.js";
+import { loadPack, MAX_PACK_BYTES } from "../../../published/pack/load.js";
 import { installPack } from "../../../published/pack/home-pack.js";
 import { packSignals, unknownSignals } from "../../../published/pack/signals.js";
 import { signalSet } from "../../../published/pack/match.js";
@@ -16,6 +17,7 @@ import type { IntelligencePack } from "../../../published/pack/types.js";
 import { parseFlags, readLimited } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { readNamedInput } from "../named-input.js";
 import { useConfiguredPack } from "../pack-choice.js";
 
 /** Largest message `pack match` reads from stdin. */
@@ -26,7 +28,8 @@ const verifyHelp = `usage: evidence-bridge [--pack FILE] pack verify [FILE] [--j
 Checks an intelligence pack (scamshield-intelligence-pack/v1) fail-closed: strict JSON without duplicate keys,
 closed objects, every limit, https-only URLs, literal terms only. Prints version, digest and counts.
 Without FILE, checks the pack commands use (--pack, EVIDENCE_BRIDGE_PACK, else the data directory's own pack);
-the first pack used is copied into the data directory with its digest (see 'pack install').
+the first pack used is copied into the data directory with its digest (see 'pack install'). FILE '-' reads
+the pack from stdin; a link, FIFO, device or directory is refused at once, naming what it is.
 
   --json  print the summary as canonical JSON
 
@@ -101,7 +104,7 @@ async function runVerify(args: string[], ctx: CliContext): Promise<number> {
     ({ file, pack } = configuredPack(ctx));
   } else {
     try {
-      pack = loadPackFile(file);
+      pack = loadPack(await readNamedInput(ctx, file, { maxBytes: MAX_PACK_BYTES, tooLarge: "intelligence pack -: exceeds the 1 MiB limit" }, readPackBytes));
     } catch (e) {
       fail(file, e);
     }

@@ -3,7 +3,7 @@
  * TEXT`, `review log [--verify]`, `review export --out FILE`, `review verify-export FILE [--trust FP,...]`.
  * The library part is capsules/review/. Nothing here sends anything anywhere.
  */
-import { basename, dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Tier } from "../../../capsules/assessment/types.js";
 import { TIER_RANK } from "../../../capsules/assessment/vocabulary.js";
 import type { Candidate } from "../../../capsules/candidates/types.js";
@@ -43,7 +43,7 @@ import { StoreError } from "../../../capsules/store/errors.js";
 import { openStore, type SealedStore } from "../../../capsules/store/store.js";
 import { KeyError } from "../../../src/crypto/errors.js";
 import { readRegularFile } from "../../../src/crypto/safe-read.js";
-import { createFileExclusive } from "../../../src/crypto/safe-write.js";
+import { OutputFileError, writeOutputFile } from "../../../src/output-file.js";
 import { PackError } from "../../../published/pack/errors.js";
 import { useConfiguredPack } from "../pack-choice.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
@@ -51,6 +51,7 @@ import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { vocabularyRefusal } from "../../../capsules/exports/vocabulary-check.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { readNamedInput, stdinAtMostOnce } from "../named-input.js";
 import { FORMAT_FLAGS, FORMAT_HELP, formatChoice, writeMarkedExport } from "./review-formats.js";
 
 const SHORT = 12;
@@ -514,21 +515,11 @@ ${FORMAT_HELP}`,
       const unlisted = vocabularyRefusal(pack, all);
       if (unlisted !== undefined) throw new CliError(`review export: ${unlisted}`);
       const bytes = Buffer.concat(all.map((l) => Buffer.from(l.buffer, l.byteOffset, l.length)));
-      let created: "created" | "exists";
       try {
-        created = createFileExclusive(dirname(out), basename(out), bytes);
+        writeOutputFile(out, bytes);
       } catch (e) {
-        throw new CliError(`review export: cannot write ${out}: ${(e as Error).message}`);
-      }
-      if (created === "exists") {
-        let existing: Buffer;
-        try {
-          existing = Buffer.from(readRegularFile(out, { maxBytes: bytes.length, label: out }));
-        } catch (e) {
-          if ((e as { code?: string }).code === "too-large") throw new CliError(`review export: ${out} already exists with different content; refusing to overwrite it`);
-          throw new CliError(`review export: ${out} exists and cannot be read: ${(e as Error).message}`);
-        }
-        if (!existing.equals(bytes)) throw new CliError(`review export: ${out} already exists with different content; refusing to overwrite it`);
+        if (e instanceof OutputFileError) throw new CliError(`review export: ${e.message}`);
+        throw e;
       }
       const lines = result.exported.map((x) => `  ${x.capsule_sha256} candidate ${x.candidate_sha256.slice(0, SHORT)} approved in record #${x.seq} by ${x.reviewer}`);
       const candidates = new Set(result.exported.map((x) => x.candidate_sha256)).size;
@@ -606,7 +597,8 @@ compared out of band. Valid signatures by keys not on the list are reported as u
 
 --after OLDER checks that the log of FILE extends the log of an OLDER export of the same installation (same
 records at the same positions): a log rolled back or rewritten between the two exports fails.
-Needs no store, pack or keys. Files must be regular files of at most 256 MiB.
+Needs no store, pack or keys. Files must be regular files of at most 256 MiB (a link, FIFO, device or directory is
+refused at once, naming what it is); FILE or OLDER '-' reads that export from stdin.
 
 Exit status: 0 every line and the checkpoint verify with pinned keys; 1 otherwise (each problem is named);
 2 usage or read errors.`,
@@ -615,8 +607,10 @@ Exit status: 0 every line and the checkpoint verify with pinned keys; 1 otherwis
     if (positionals.length !== 1) throw new CliError("review verify-export: expected exactly one FILE");
     return guarded("review verify-export", async () => {
       const trust = typeof flags.trust === "string" ? parseTrustList(flags.trust) : undefined;
-      const bytes = readExportFile(positionals[0]);
-      const after = typeof flags.after === "string" ? readExportFile(flags.after, "review verify-export: --after") : undefined;
+      stdinAtMostOnce([positionals[0], flags.after as string | undefined], "review verify-export");
+      const bytes = await readNamedInput(ctx, positionals[0], { maxBytes: EXPORT_MAX_BYTES }, (f) => readExportFile(f));
+      const after =
+        typeof flags.after === "string" ? await readNamedInput(ctx, flags.after, { maxBytes: EXPORT_MAX_BYTES }, (f) => readExportFile(f, "review verify-export: --after")) : undefined;
       const report = verifyExportBytes(bytes, { trust, after });
       if (flags.json) {
         await write(ctx, `${JSON.stringify(report, null, 2)}\n`);

@@ -14,13 +14,16 @@ import {
   GroupKeyError,
   loadGroupKey,
   matchStoreTokens,
+  parseTokenBytes,
   readTokenFile,
+  TOKEN_FILE_MAX_BYTES,
   TokenFileError,
 } from "../../../capsules/tokens/index.js";
 import { KeyError } from "../../../src/crypto/errors.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
+import { readStdinInput, STDIN_NAME } from "../named-input.js";
 
 async function guarded<T>(command: string, body: () => Promise<T>): Promise<T> {
   try {
@@ -110,14 +113,16 @@ export const matchTokens: CliCommand = {
 Compares a token file received from a group member with the tokens of this store under the group key NAME and
 prints the ids of the local capsules that share at least one token, one per line (nothing when none do). With
 --json: {"group","key_id","matches":[{"capsule_sha256","kinds"}]}. A file made under another key is refused.
-Never prints a value.`,
+Never prints a value. FILE '-' reads the token file from stdin; a link, FIFO, device or directory is refused at
+once, naming what it is.`,
   async run(args, ctx) {
     const { flags, positionals } = parseFlags(args, { group: { type: "string" }, json: { type: "boolean" } });
     const name = groupFlag(flags, "tokens match");
     if (positionals.length !== 1) throw new CliError("tokens match: expected exactly one FILE");
     return guarded("tokens match", async () => {
       const key = loadGroupKey(configFrom(ctx).home, name);
-      const received = readTokenFile(positionals[0]);
+      const file = positionals[0];
+      const received = file === STDIN_NAME ? parseTokenBytes(file, await readStdinInput(ctx, { maxBytes: TOKEN_FILE_MAX_BYTES })) : readTokenFile(file);
       const matches = matchStoreTokens(await openExisting(ctx), key, received);
       if (flags.json) {
         ctx.io.stdout.write(`${JSON.stringify({ group: key.name, key_id: key.keyId, matches }, null, 2)}\n`);

@@ -156,9 +156,9 @@ describeShared("capsule assess", () => {
     expect(missing.stderr).toBe(`evidence-bridge: --message-file: ${nope} does not exist (ENOENT)\n`); // the path once
     const fifo = join(dir, "fifo");
     execFileSync("mkfifo", [fifo]);
-    expectFailure(await runCli(["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", fifo], JSON.stringify(JUDGEMENT)), /is not a regular file/);
+    expectFailure(await runCli(["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", fifo], JSON.stringify(JUDGEMENT)), /--message-file: \S+fifo is a FIFO; only regular files are read/);
     symlinkSync(messageFile, join(dir, "link.txt"));
-    expectFailure(await runCli(["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", join(dir, "link.txt")], JSON.stringify(JUDGEMENT)), /is not a regular file/);
+    expectFailure(await runCli(["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", join(dir, "link.txt")], JSON.stringify(JUDGEMENT)), /--message-file: \S+link\.txt is a symbolic link; only regular files are read/);
     // Nothing was stored by any failure.
     expect(homeFiles().some((f) => f.includes("CANARY"))).toBe(false);
   });

@@ -128,7 +128,7 @@ describe("index validate", () => {
 
   test("unreadable: exit 2, one line, nothing printed (even after readable files)", async () => {
     expect(await runError(validate, [F("valid/bri.json"), join(dir, "missing.json")])).toMatch(/missing\.json: cannot read: ENOENT$/);
-    expect(await runError(validate, [dir])).toMatch(/not a regular file$/);
+    expect(await runError(validate, [dir])).toMatch(/ is a directory; only regular files are read$/);
     expect(await runError(validate, ["--max-bytes", "1000", F("valid/bri.json")])).toMatch(/valid\/bri\.json: \d+ bytes, over the 1000-byte cap \(raise --max-bytes to read it\)$/);
     expect(await runError(validate, [])).toMatch(/at least one FILE/);
     expect(await runError(validate, ["--max-bytes", "lots", F("valid/bri.json")])).toMatch(/^--max-bytes: expected an integer/);

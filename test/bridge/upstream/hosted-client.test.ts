@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { HostedClient, type HostedClientOptions, type ToolCallOutcome } from "../../../bridge/upstream/hosted-client.js";
 import { CALM_SENTENCE } from "../../../bridge/upstream/unavailable.js";
+import { upstreamText } from "../../../bridge/upstream/upstream-json.js";
 import { OutwardGuard } from "../../../capsules/guard/outward-guard.js";
 import { type HostedDouble, startHostedDouble } from "../../double/hosted-server.js";
 import { RecordedData } from "../../double/recorded.js";
@@ -108,7 +109,7 @@ describeShared("hosted client against the double", () => {
       expect(list.headers["mcp-protocol-version"]).toBe("2025-06-18");
       expect(call.headers["mcp-protocol-version"]).toBe("2025-06-18");
     });
-    test("the initialize result is kept exactly for relaying serverInfo, capabilities and instructions", async () => {
+    test("the initialize result, written again from its parsed value, is the reference's text exactly", async () => {
       const out = await client().discover();
       expect(out.ok).toBe(true);
       if (out.ok) expect(out.discovery.initializeResultText).toBe(recordedResultText(data, "00-initialize.json"));
@@ -127,8 +128,8 @@ describeShared("hosted client against the double", () => {
       expect((await c.discover()).ok).toBe(true);
       const sse = await c.callTool("get_signal", { name: "board-alarm" });
       expect(sse.kind).toBe("result");
-      expect(json.kind === "result" && sse.kind === "result" && sse.resultText === json.resultText).toBe(true);
-      if (sse.kind === "result") expect(sse.resultText).toBe(recordedResultText(data, "14-get_signal-board-alarm.json"));
+      expect(json.kind === "result" && sse.kind === "result" && upstreamText(sse.value) === upstreamText(json.value)).toBe(true);
+      if (sse.kind === "result") expect(upstreamText(sse.value)).toBe(recordedResultText(data, "14-get_signal-board-alarm.json"));
       // JSON-RPC errors arrive streamed too and stay errors.
       const err = await c.callTool("get_signal", { name: "no-such-signal" });
       expect(err.kind).toBe("rpc-error");
@@ -158,7 +159,7 @@ describeShared("hosted client against the double", () => {
       const started = Date.now();
       const out = await c.callTool("list_signals", {});
       expect(Date.now() - started).toBeLessThan(4_000);
-      expect(out.kind === "result" && out.resultText).toBe(recordedResultText(data, "11-list_signals.json"));
+      expect(out.kind === "result" && upstreamText(out.value)).toBe(recordedResultText(data, "11-list_signals.json"));
     });
 
     test("size cap, deadline, cancellation and the retry apply to streams", async () => {
@@ -208,7 +209,8 @@ describeShared("hosted client against the double", () => {
       await d.setFault({ mode: "session-expired", methods: ["tools/call"], times: 2 });
       const again = expectUnavailable(await c.callTool("list_signals", {}), false);
       expect(again.httpStatus).toBe(404);
-      expect(again.reason).toMatch(/HTTP 404: Session not found/);
+      expect(again.reason).toMatch(/HTTP 404, content type application\/json, \d+ bytes/);
+      expect(again.reason).not.toContain("Session not found");
     });
 
     test("a server that refuses notifications/initialized fails discovery clearly", async () => {
@@ -319,21 +321,20 @@ describeShared("hosted client against the double", () => {
   });
 
   describe("pass-through", () => {
-    test("tools/call results are kept byte for byte (integral floats, key order, escapes)", async () => {
+    test("tools/call results written again from the parsed value are the reference's bytes (integral floats, key order, escapes)", async () => {
       const c = client();
       const o = await c.callTool("get_signal", { name: "board-alarm" });
       expect(o.kind).toBe("result");
       if (o.kind !== "result") return;
       const expected = recordedResultText(data, "14-get_signal-board-alarm.json");
-      expect(o.resultText).toBe(expected);
-      expect(o.resultText).toMatch(/: 1\.0[,}\]]/);
+      expect(upstreamText(o.value)).toBe(expected);
+      expect(upstreamText(o.value)).toMatch(/: 1\.0[,}\]]/);
       expect((o.result as { isError: boolean }).isError).toBe(false);
     });
     test("the caller's argument text is forwarded verbatim (5.0 stays 5.0) and JSON-RPC errors stay errors", async () => {
       const c = client();
       const o = await c.callTool("query_economic_observations", { limit: 5 }, { argumentsText: '{"limit":5.0}' });
       expect(o).toMatchObject({ kind: "rpc-error", error: { code: -32602, message: "limit must be an integer" } });
-      if (o.kind === "rpc-error") expect(o.errorText).toBe('{"code": -32602, "message": "limit must be an integer"}');
       expect(toolCalls()[0].body).toContain('"arguments":{"limit":5.0}');
       expect(toolCalls()).toHaveLength(1);
     });
@@ -343,9 +344,9 @@ describeShared("hosted client against the double", () => {
       await d.setFault("origin-down");
       const econ = await c.callTool("query_economic_observations", {});
       expect(econ.kind).toBe("result");
-      if (econ.kind === "result") expect(econ.resultText).toBe(recordedResultText(data, "x8-origin-down-query_econ.json"));
+      if (econ.kind === "result") expect(upstreamText(econ.value)).toBe(recordedResultText(data, "x8-origin-down-query_econ.json"));
       const sig = await c.callTool("get_signal", { name: "eval-assurance" });
-      if (sig.kind === "result") expect(sig.resultText).toBe(recordedResultText(data, "x4-origin-down-get_signal.json"));
+      if (sig.kind === "result") expect(upstreamText(sig.value)).toBe(recordedResultText(data, "x4-origin-down-get_signal.json"));
       expect(toolCalls()).toHaveLength(2);
     });
     test("_meta is passed through unchanged", async () => {
@@ -359,7 +360,7 @@ describeShared("hosted client against the double", () => {
       await d.setFault("body-4mib");
       const o = await c.callTool("list_signals", {});
       expect(o.kind).toBe("result");
-      if (o.kind === "result") expect(o.resultText.length).toBeGreaterThan(4_000_000);
+      if (o.kind === "result") expect(upstreamText(o.value).length).toBeGreaterThan(4_000_000);
     });
     test("a slow trickle within the timeout succeeds with the exact bytes", async () => {
       const c = client();
@@ -367,7 +368,7 @@ describeShared("hosted client against the double", () => {
       await d.setFault({ mode: "trickle", trickleBytes: 512, trickleIntervalMs: 5 });
       const o = await c.callTool("list_signals", {});
       expect(o.kind).toBe("result");
-      if (o.kind === "result") expect(o.resultText).toBe(recordedResultText(data, "11-list_signals.json"));
+      if (o.kind === "result") expect(upstreamText(o.value)).toBe(recordedResultText(data, "11-list_signals.json"));
     });
   });
 
@@ -419,11 +420,12 @@ describeShared("hosted client against the double", () => {
       expect(d.mcpPosts().filter((r) => r.body.includes('"method":"initialize"'))).toHaveLength(2);
       expect(toolCalls()).toHaveLength(1);
     });
-    test("403: no retry, unavailable, not retryable, upstream message kept", async () => {
+    test("403: no retry, unavailable, not retryable, the body reported by its facts, never its words", async () => {
       const c = await discovered();
       await d.setFault("http-403");
       const u = expectUnavailable(await c.callTool("list_signals", {}), false);
-      expect(u.reason).toBe("the hosted server rejected the request (HTTP 403: origin not allowed)");
+      expect(u.reason).toMatch(/^the hosted server rejected the request \(HTTP 403, content type application\/json, \d+ bytes, sha256 [0-9a-f]{64}\)$/);
+      expect(u.reason).not.toContain("origin not allowed");
       expect(toolCalls()).toHaveLength(1);
     });
     test("413: no retry, unavailable, not retryable", async () => {
@@ -536,7 +538,8 @@ describeShared("hosted client against the double", () => {
       const c = client();
       await c.discover();
       await c.discover();
-      expect(diagnostics).toEqual(["tool discovery failed: initialize: the hosted server rejected the request (HTTP 403: origin not allowed)"]);
+      expect(diagnostics).toHaveLength(1);
+      expect(diagnostics[0]).toMatch(/^tool discovery failed: initialize: the hosted server rejected the request \(HTTP 403, content type application\/json, \d+ bytes, sha256 [0-9a-f]{64}\)$/);
     });
   });
 

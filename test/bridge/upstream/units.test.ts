@@ -1,7 +1,8 @@
 /** Unit tests of the upstream client's pure modules: unavailable results, egress guard, pinned tools, drift, JSON-RPC bodies. */
 import { describe, expect, test } from "vitest";
 import { OutwardGuard } from "../../../capsules/guard/outward-guard.js";
-import { buildRequest, isNotification, parseResponse, topLevelSpans } from "../../../bridge/upstream/json-rpc.js";
+import { buildRequest, parseResponse, readEvent, topLevelSpans } from "../../../bridge/upstream/json-rpc.js";
+import { upstreamText } from "../../../bridge/upstream/upstream-json.js";
 import { isPublicToolName, PINNED_TOOLS, PUBLIC_TOOL_NAMES } from "../../../bridge/upstream/pinned-tools.js";
 import { compareSchemas, detectDrift, formatDrift, isReadOnly } from "../../../bridge/upstream/schema-drift.js";
 import { CALM_SENTENCE, isUnavailableResult, notConfiguredResult, unavailableResult } from "../../../bridge/upstream/unavailable.js";
@@ -70,17 +71,36 @@ describe("outward guard on upstream arguments", () => {
   });
 });
 
-describe("notifications in a streamed answer", () => {
+describe("events of a streamed answer", () => {
+  const m = "notifications/tools/list_changed";
+  const read = (data: string, id = 1) => readEvent(data, id, 1 << 20);
   test("a tools/list_changed notice is recognised only as a notification of that method", () => {
-    const m = "notifications/tools/list_changed";
-    expect(isNotification('{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}', m)).toBe(true);
-    expect(isNotification('{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}}', m)).toBe(true);
+    expect(read('{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}')).toEqual({ kind: "notification", method: m });
+    expect(read('{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}}')).toEqual({ kind: "notification", method: m });
     // A request with an id, another method, a result that merely mentions the name, or no JSON is not the notice.
-    expect(isNotification('{"jsonrpc":"2.0","id":3,"method":"notifications/tools/list_changed"}', m)).toBe(false);
-    expect(isNotification('{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"notifications/tools/list_changed"}}', m)).toBe(false);
-    expect(isNotification('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"notifications/tools/list_changed"}]}}', m)).toBe(false);
-    expect(isNotification("notifications/tools/list_changed", m)).toBe(false);
-    expect(isNotification('["notifications/tools/list_changed"]', m)).toBe(false);
+    expect(read('{"jsonrpc":"2.0","id":3,"method":"notifications/tools/list_changed"}')).toEqual({ kind: "other" });
+    expect(read('{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"notifications/tools/list_changed"}}')).toEqual({
+      kind: "notification",
+      method: "notifications/message",
+    });
+    expect(read('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"notifications/tools/list_changed"}]}}').kind).toBe("answer");
+    expect(read("notifications/tools/list_changed")).toEqual({ kind: "other" });
+    expect(read('["notifications/tools/list_changed"]')).toEqual({ kind: "other" });
+  });
+  test("the response to this id (or an error with id null) is the answer; other ids and non-JSON are skipped", () => {
+    expect(read('{"jsonrpc": "2.0", "id": 7, "result": {}}', 7)).toMatchObject({ kind: "answer", response: { kind: "result" } });
+    expect(read('{"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "x"}}', 7)).toMatchObject({ kind: "answer", response: { kind: "error" } });
+    expect(read('{"jsonrpc": "2.0", "id": 8, "result": {}}', 7)).toEqual({ kind: "other" });
+    expect(read('{"jsonrpc": "2.0", "id": "7", "result": {}}', 7)).toEqual({ kind: "other" });
+    expect(read("ping", 7)).toEqual({ kind: "other" });
+  });
+  test("JSON that breaks a strict rule is taken as the answer and refused, quoting nothing", () => {
+    for (const [data, reason] of [
+      ['{"jsonrpc": "2.0", "id": 9, "id": 7, "result": {}}', "an object in it has a duplicate key"],
+      [`{"jsonrpc": "2.0", "id": 7, "result": {"n": ${"[".repeat(70)}${"]".repeat(70)}}}`, "it nests deeper than 64 levels"],
+    ]) {
+      expect(read(data, 7)).toEqual({ kind: "answer", response: { kind: "invalid", reason } });
+    }
   });
 });
 
@@ -191,28 +211,59 @@ describe("JSON-RPC bodies", () => {
     );
     expect(buildRequest(4, "ping")).toBe('{"jsonrpc":"2.0","id":4,"method":"ping"}');
   });
-  test("the result text is kept byte for byte (floats, key order, escapes, big integers)", () => {
-    const result = '{"b": 1.0, "a": {"2": "x", "1": "\\u00e9"}, "n": 123456789012345678901234567890, "s": "}\\"]"}';
+  test("a result written again from its parsed value keeps floats, key order and escapes, in the reference's form", () => {
+    const result = '{"b": 1.0, "a": {"2": "x", "1": "\\u00e9 \\ud83d\\ude00 \\n\\"\\\\"}, "e": 1e-05, "n": -12, "s": "}\\"]", "z": [true, false, null]}';
     const body = `{"jsonrpc": "2.0", "id": 7, "result": ${result}}`;
-    const p = parseResponse(Buffer.from(body));
+    const p = parseResponse(Buffer.from(body), 1 << 20);
     expect(p.kind).toBe("result");
     if (p.kind === "result") {
-      expect(p.resultText).toBe(result);
+      expect(upstreamText(p.result)).toBe(result);
       expect(p.id).toBe(7);
     }
+    // Compact text, raw non-ASCII and `\/` come out in the same one form: printable ASCII on one line.
+    const compact = parseResponse('{"jsonrpc":"2.0","id":1,"result":{"t":"caf\u00e9\u202e\\/","u":[1,2.50]}}', 1 << 20);
+    expect(compact.kind === "result" && upstreamText(compact.result)).toBe('{"t": "caf\\u00e9\\u202e/", "u": [1, 2.50]}');
   });
-  test("errors keep their exact text; malformed bodies are invalid", () => {
-    const p = parseResponse(Buffer.from('{"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "origin not allowed"}}'));
-    expect(p).toEqual({
-      kind: "error",
-      error: { code: -32600, message: "origin not allowed" },
-      errorText: '{"code": -32600, "message": "origin not allowed"}',
-      id: null,
-    });
-    for (const bad of ['{"jsonrpc": "2.0", "id": 1, "result": {', "[]", '{"jsonrpc":"1.0","id":1,"result":{}}', '{"jsonrpc":"2.0","id":1}', '{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":1}}']) {
-      expect(parseResponse(Buffer.from(bad)).kind, bad).toBe("invalid");
+  test("every strict-loader rule refuses the answer, with a reason that quotes nothing from it", () => {
+    const cases: [string, RegExp][] = [
+      ['{"jsonrpc": "2.0", "id": 1, "result": {"_meta": {"evidence-bridge/proxy": 1}, "_meta": {}}}', /^an object in it has a duplicate key$/],
+      ['{"jsonrpc": "2.0", "id": 1, "result": {"content": [], "content": []}}', /duplicate key/],
+      ['{"jsonrpc": "2.0", "id": 1, "result": {"n": 123456789012345678901234567890}}', /interoperable range/],
+      ['{"jsonrpc": "2.0", "id": 1, "result": {"n": NaN}}', /NaN or Infinity/],
+      ['{"jsonrpc": "2.0", "id": 1, "result": {"s": "\\ud800"}}', /lone Unicode surrogate/],
+      ['{"jsonrpc": "2.0", "id": 1, "result": {', /^it is not JSON$/],
+    ];
+    for (const [body, reason] of cases) {
+      const p = parseResponse(Buffer.from(body), 1 << 20);
+      expect(p.kind, body).toBe("invalid");
+      if (p.kind === "invalid") {
+        expect(p.reason).toMatch(reason);
+        expect(p.reason).not.toMatch(/evidence-bridge|content|_meta|1234|d800/);
+      }
     }
-    expect(parseResponse(Buffer.from([0x7b, 0xff])).kind).toBe("invalid");
+    expect(parseResponse(Buffer.from("{}".padEnd(100, " ")), 50)).toEqual({ kind: "invalid", reason: "it is larger than the response cap" });
+  });
+  test("depth: a value inside 64 arrays and objects passes, inside 65 it is refused (counted over the whole message)", () => {
+    // The message object and `result` enclose `n`; its arrays add the rest around the innermost 0.
+    const body = (levels: number) => `{"jsonrpc": "2.0", "id": 1, "result": {"n": ${"[".repeat(levels - 2)}0${"]".repeat(levels - 2)}}}`;
+    expect(parseResponse(body(64), 1 << 20).kind).toBe("result");
+    expect(parseResponse(body(65), 1 << 20)).toEqual({ kind: "invalid", reason: "it nests deeper than 64 levels" });
+    expect(parseResponse(body(100_000), 1 << 20)).toEqual({ kind: "invalid", reason: "it nests deeper than 64 levels" });
+  });
+  test("errors keep their code and message; malformed bodies are invalid", () => {
+    const p = parseResponse(Buffer.from('{"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "origin not allowed", "data": {"x": 1}}}'), 1 << 20);
+    expect(p).toEqual({ kind: "error", error: { code: -32600, message: "origin not allowed" }, id: null });
+    for (const bad of [
+      '{"jsonrpc": "2.0", "id": 1, "result": {',
+      "[]",
+      '{"jsonrpc":"1.0","id":1,"result":{}}',
+      '{"jsonrpc":"2.0","id":1}',
+      '{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":1}}',
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32600.0,"message":"m"}}',
+    ]) {
+      expect(parseResponse(Buffer.from(bad), 1 << 20).kind, bad).toBe("invalid");
+    }
+    expect(parseResponse(Buffer.from([0x7b, 0xff]), 1 << 20)).toEqual({ kind: "invalid", reason: "it is not UTF-8" });
   });
   test("top-level spans skip nested structures and strings with brackets", () => {
     const text = ' { "a" : [1, {"]": "}"}] , "b":"x\\"y" ,"c": -1.5e3 } ';

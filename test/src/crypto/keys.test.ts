@@ -105,7 +105,7 @@ describe("key-file mode", () => {
     expect((await keyError(loadKeys(home, undefined))).code).toBe("not-regular");
     unlinkSync(l.storeKey);
     mkdirSync(l.storeKey);
-    expect((await keyError(loadKeys(home, undefined))).message).toBe(`key file ${l.storeKey} is not a regular file`);
+    expect((await keyError(loadKeys(home, undefined))).message).toBe(`key file ${l.storeKey} is a directory; only regular files are read; key files must be regular files`);
   });
 
   test("a missing signing key next to an existing store key is reported, never silently recreated", async () => {
