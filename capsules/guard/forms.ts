@@ -13,6 +13,9 @@
  * - {@link refang}, {@link decodingLayers}: the rewritings applied to outward text before matching.
  * - {@link hexRuns}: runs of hexadecimal digits in the plain (unskeletonised) form, for hash matching.
  *
+ * Over 400 lines because the fold, the buffered folds and the decoders that prepare outward text share the fold
+ * table and the working buffers; split, those buffers would have to be exported.
+ *
  * Because {@link foldCodePoint} works one code point at a time, the compact form of a text contains the compact
  * form of every one of its substrings: a value found in the compact form of a piece of text is in that text.
  */

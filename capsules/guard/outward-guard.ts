@@ -9,6 +9,9 @@
  *     guard.checkText("call 98765 01234")       // → { kind: "ioc_value" } | undefined
  *     guard.check(candidate, "candidate")       // → { ok: true } | { ok: false, hits, reason }
  *
+ * Over 400 lines: the guard, its narrowed variant and the outward texts it is narrowed to share the private index
+ * tables and must give the same verdicts, so they are kept together.
+ *
  * Every value's forms (value-forms.ts) are computed once, when it is added, into indexes: compact forms by
  * {@link KEY_LONG} (or {@link KEY_SHORT}) of their characters (the first, middle or last ones, whichever are least
  * shared), whole-token forms in a set, every 7-digit window of phone digits as a number and every 12-digit window

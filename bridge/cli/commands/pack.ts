@@ -39,7 +39,8 @@ Exit status: 0 the pack is valid, 2 any violation (one stderr line naming the JS
 const matchHelp = `usage: evidence-bridge [--pack FILE] pack match [--signals a,b] < message.txt
 
 Matches one message (UTF-8 on stdin, at most 1 MiB) against the configured intelligence pack and prints the
-message-level hypotheses, origin answer and abstentions as canonical JSON. The text is not stored or echoed.
+message-level hypotheses, origin answer and abstentions as canonical JSON. The text is not stored or echoed; its
+sealed fingerprint is kept in the store, so no later outward text may quote it (docs/guard.md).
 
   --signals a,b  detector signal names and threat rule ids that fired for this message (identifiers);
                  names the pack never uses are reported on stderr ('pack signals' lists the pack's names)
