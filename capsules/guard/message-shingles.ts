@@ -21,7 +21,7 @@
  * the text nor an unkeyed hash of it is written (capsules/store/message-fingerprints.ts seals the hashes); the
  * plain shingles of texts not yet written are kept in memory only.
  */
-import { createHmac } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
 import { hmacSha256Bytes } from "../../src/hash.js";
 import { foldText } from "./forms.js";
 import { WindowKeys } from "./index-tables.js";
@@ -82,9 +82,12 @@ export function outwardShingles(text: string): string[] {
 }
 
 /** A shingle's keyed hash: HMAC-SHA-256 under `key`, its first 48 bits as a number. */
-export function keyedShingleHash(key: Uint8Array, shingle: string): number {
+export function keyedShingleHash(key: Uint8Array | KeyObject, shingle: string): number {
   return createHmac("sha256", key).update(shingle, "utf8").digest().readUIntBE(0, 6);
 }
+
+/** Shingles whose keyed hash a process keeps (outward texts repeat: argument names, published values). */
+const MEMO_MAX = 16_384;
 
 /**
  * The fingerprints a process knows: keyed hashes read from the store (and written by this process), and the plain
@@ -93,7 +96,9 @@ export function keyedShingleHash(key: Uint8Array, shingle: string): number {
 export class MessageFingerprints {
   private readonly keyed = new WindowKeys();
   private readonly plain = new Set<string>();
-  private key: Uint8Array | undefined;
+  private key: KeyObject | undefined;
+  private keyBytes: Uint8Array | undefined;
+  private readonly memo = new Map<string, number>();
 
   /** True when nothing is known (every check passes). */
   get empty(): boolean {
@@ -102,7 +107,22 @@ export class MessageFingerprints {
 
   /** The key the keyed hashes were made with (the store's): needed before {@link addKeyed} hashes are looked up. */
   useKey(key: Uint8Array): void {
-    this.key = key;
+    if (this.keyBytes !== undefined && Buffer.from(this.keyBytes).equals(Buffer.from(key))) return;
+    this.keyBytes = Uint8Array.from(key);
+    // A key object: HMAC set-up from raw bytes cost most of a lookup.
+    this.key = createSecretKey(this.keyBytes);
+    this.memo.clear();
+  }
+
+  /** The keyed hash of an outward shingle (memoised: the hash depends on the key and the shingle only). */
+  private hashOf(key: KeyObject, shingle: string): number {
+    let h = this.memo.get(shingle);
+    if (h === undefined) {
+      h = keyedShingleHash(key, shingle);
+      if (this.memo.size >= MEMO_MAX) this.memo.clear();
+      this.memo.set(shingle, h);
+    }
+    return h;
   }
 
   /** Adds keyed hashes (read from a sealed fingerprint file, or just written). */
@@ -122,6 +142,6 @@ export class MessageFingerprints {
     if (this.plain.size > 0) for (const s of shingles) if (this.plain.has(s)) return true;
     if (this.keyed.size === 0 || this.key === undefined) return false;
     const key = this.key;
-    return this.keyed.hasAny(shingles.map((s) => keyedShingleHash(key, s)));
+    return this.keyed.hasAny(shingles.map((s) => this.hashOf(key, s)));
   }
 }
