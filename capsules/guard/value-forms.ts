@@ -237,20 +237,19 @@ function computeForms(v: PrivateValue): ValueForms {
           covered = hostFound && refanged === value;
           break;
         }
-        case "emails": {
-          // The address as its mailbox reads it (email-forms.ts): provider aliases and a sub-address removed.
-          const canonical = canonicalEmail(value);
-          if (canonical !== value.toLowerCase()) addText(canonical);
-          break;
-        }
         case "channels":
           // The name is the end of the value (refanged: `assess` records `t[.]me/name` as written).
           covered = addText(refang(value).replace(CHANNEL_PREFIX, ""));
           break;
-        case "emails":
+        case "emails": {
           // A defanged address (`ops[at]desk[.]example`, recorded as written) is also found written plainly.
-          if (refang(value) !== value) addText(refang(value));
+          const plain = refang(value);
+          if (plain !== value) addText(plain);
+          // The address as its mailbox reads it (email-forms.ts): provider aliases and a sub-address removed.
+          const canonical = canonicalEmail(plain);
+          if (canonical !== plain.toLowerCase()) addText(canonical);
           break;
+        }
         case "wallets": {
           // Halves of the value as written (an odd middle character belongs to neither, so either split is found).
           // By code point: split as UTF-16 only when no surrogate pair can be cut.
