@@ -279,9 +279,10 @@ export function foldForms(text: string): ValueFold {
 
 /**
  * Our own identifiers in outward text: UUIDs (MISP uuids, the UUID of a STIX id such as `grouping--0b…`) and runs of
- * {@link HEX_WINDOW} or more hex digits (digests, key fingerprints, candidate and assessment ids), each standing alone (no letter or
+ * {@link HEX_WINDOW} or more hex digits with at least one letter a–f (digests, key fingerprints, candidate and assessment ids), each standing alone (no letter or
  * digit on either side).
  */
+const HEX_LETTER = /[a-fA-F]/;
 const ID_SPAN = /(?<![0-9A-Za-z])(?:[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}|[0-9a-fA-F]{12,})(?![0-9A-Za-z])/g;
 
 /**
@@ -297,6 +298,9 @@ export function compactKeepingIds(text: string): string {
   let out = "";
   let from = 0;
   for (const m of text.matchAll(ID_SPAN)) {
+    // Only a span with a hex letter is an identifier: a run of decimal digits (a phone number, an amount) folds as
+    // it always did, so a value of fewer than 12 digits is still found inside it.
+    if (!HEX_LETTER.test(m[0])) continue;
     out += compactForm(text.slice(from, m.index)) + m[0].replace(/-/g, "").toLowerCase();
     from = m.index + m[0].length;
   }
