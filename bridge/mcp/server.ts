@@ -11,6 +11,7 @@ import { PINNED_TOOLS, PUBLIC_TOOL_NAMES } from "../upstream/pinned-tools.js";
 import type { PublishedFiles } from "../upstream/published-files.js";
 import { StoreGuard } from "../../capsules/guard/store-guard.js";
 import { messageTextsOf } from "./message-intake.js";
+import type { PackPin } from "../../published/pack/pinned.js";
 import { PrivateState } from "./private-state.js";
 import { PRIVATE_TOOLS, registerPrivateTools } from "./private-tools.js";
 import { registerPrompts } from "./prompts.js";
@@ -26,7 +27,7 @@ export const DISCOVERY_WAIT_MS = 1500;
 
 const INSTRUCTIONS = `evidence-bridge keeps investigative evidence on this machine.
 Private tools (local only): assess_message records a raw message from its text and your judgement in closed vocabularies (the prompt triage_message walks through it); record_assessment seals a producer's assessment JSON into the private store and previews its outward candidate; verify_capsule, list_capsules, get_candidates, match_typologies and check_regional_index read or check local data. Results never contain IOC values, message text or message hashes beyond what you sent in that call.
-Public tools (research_catalog, list_signals, get_signal, get_newsroom, query_economic_observations, whats_happening, gfw_reading) are passed through to the configured hosted tool server unchanged; arguments containing a value from the private store are refused. A missing or stale measurement is not evidence of calm.
+Public tools (research_catalog, list_signals, get_signal, get_newsroom, query_economic_observations, whats_happening, gfw_reading) are passed through to the configured hosted tool server; their arguments must be values the service itself published (signal names from list_signals, statuses and priorities from get_newsroom answers, economic values from its ledger or answers, cursors it returned), anything else is refused with -32602, and so is a value from the private store. A missing or stale measurement is not evidence of calm.
 Review decisions and exports are made by a human at the command line, not through MCP.`;
 
 export interface BridgeServerOptions {
@@ -36,15 +37,20 @@ export interface BridgeServerOptions {
   discoveryWaitMs?: number;
   /** Pause before the upstream client's single retry (tests shorten it). */
   retryDelayMs?: number;
+  /** The pack pin of the first-need fetch (published/pack/pinned.ts; a test may name its own synthetic pack). */
+  packPin?: PackPin;
 }
 
 export interface BridgeServer {
   mcp: McpServer;
   wire: WireTable;
   state: PrivateState;
-  /** The upstream client (created on first use), or undefined without `mcpUrl`. */
+  /** The upstream client (created on first use), or undefined when offline. */
   hostedClient(): Promise<HostedClient | undefined>;
-  /** Starts the upstream discovery in the background (after connect). */
+  /**
+   * Starts the upstream discovery in the background (after connect), for an endpoint the user configured. The
+   * publisher's default endpoint is never contacted before the first public-tool call (product.md §4).
+   */
   startDiscovery(): void;
   close(): Promise<void>;
 }
@@ -59,7 +65,7 @@ export function safeErrorLine(e: Error): string {
 export function createBridgeServer(config: Config, opts: BridgeServerOptions): BridgeServer {
   const diagnostics = opts.diagnostics ?? (() => undefined);
   const wire = new WireTable();
-  const state = new PrivateState(config);
+  const state = new PrivateState(config, { pin: opts.packPin, notice: opts.diagnostics });
   const egress = new StoreGuard();
 
   let hostedPromise: Promise<HostedClient> | undefined;
@@ -148,7 +154,7 @@ export function createBridgeServer(config: Config, opts: BridgeServerOptions): B
     state,
     hostedClient: async () => (hosted ? hosted() : undefined),
     startDiscovery() {
-      if (!hosted || discovery) return;
+      if (!hosted || discovery || config.defaults.mcpUrl) return;
       discovery = hosted()
         .then(async (c) => {
           await c.discover();

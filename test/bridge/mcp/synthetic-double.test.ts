@@ -86,10 +86,10 @@ describe("the built MCP server over stdio with the hosted double on synthetic da
   });
 
   test("an upstream JSON-RPC error reaches the client as an McpError", async () => {
-    await expect(client.callTool({ name: "get_signal", arguments: { name: "no-such-signal" } })).rejects.toSatisfy(
-      (err: unknown) => err instanceof McpError && err.code === -32602 && /unknown signal 'no-such-signal'/.test(err.message),
+    await expect(client.callTool({ name: "query_economic_observations", arguments: { period_start: "2026-03-01", period_end: "2026-02-01" } })).rejects.toSatisfy(
+      (err: unknown) => err instanceof McpError && err.code === -32602 && /period_end cannot precede period_start/.test(err.message),
     );
-    expect(d.mcpPosts().some((p) => p.body.includes('"no-such-signal"'))).toBe(true);
+    expect(d.mcpPosts().some((p) => p.body.includes('"period_end":"2026-02-01"'))).toBe(true);
   });
 
   test("private tools on the synthetic pack: record, verify, match, candidates; nothing private goes upstream", async () => {
@@ -126,4 +126,34 @@ describe("the built MCP server over stdio with the hosted double on synthetic da
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(stderr).not.toContain("Rent your bank account");
   });
+});
+
+describe("a whole MCP session on synthetic data, as a desktop client runs it (no ../shared)", () => {
+  test("initialize → assess_message → get_candidates → a proxied call to the local double; nothing private goes upstream", async () => {
+    const d = await startHostedDouble({ dataRoot: SYNTHETIC_DATA_ROOT, toolset: "current" });
+    const args = ["--home", tempHome(), "--mcp-url", d.url, "--base-url", d.baseUrl, "--pack", PACK, "--timeout-ms", "10000"];
+    const s = await connectCompiled(BUNDLE ?? BIN, args, "full-session-test");
+    try {
+      expect(s.client.getServerVersion()?.name).toBe("evidence-bridge");
+      const message = readFileSync(join(EXAMPLE, "message.txt"), "utf8");
+      const judgement = JSON.parse(readFileSync(join(EXAMPLE, "judgement.json"), "utf8")) as Record<string, unknown>;
+      const assessed = await s.client.callTool({ name: "assess_message", arguments: { message_text: message, ...judgement } });
+      expect(assessed.isError ?? false, text(assessed)).toBe(false);
+      const id = (assessed.structuredContent as { capsule_id: string }).capsule_id;
+      expect(id).toMatch(/^[0-9a-f]{64}$/);
+      const cands = await s.client.callTool({ name: "get_candidates", arguments: {} });
+      const list = (cands.structuredContent as { candidates: Array<{ candidate: { capsule_sha256: string }; review_status: string }> }).candidates;
+      expect(list.map((c) => [c.candidate.capsule_sha256, c.review_status])).toEqual([[id, "HUMAN_REVIEW_REQUIRED"]]);
+      const pub = await s.client.callTool({ name: "list_signals", arguments: {} });
+      expect(pub.isError ?? false, text(pub)).toBe(false);
+      expect(proxied(pub)).toBe("hosted-tool-server");
+      expect(d.mcpPosts().some((p) => p.body.includes('"list_signals"'))).toBe(true);
+      for (const r of d.requests) {
+        for (const privateText of ["Rent your bank account", "@synthetic_recruiter_demo", "synthetic_recruiter_demo"]) expect(r.body.includes(privateText) || r.path.includes(privateText), r.path).toBe(false);
+      }
+    } finally {
+      await s.client.close();
+      await d.close();
+    }
+  }, 120_000);
 });
