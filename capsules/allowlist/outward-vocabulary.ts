@@ -81,6 +81,10 @@ export const FIXED_TEXTS: readonly string[] = Object.freeze([
   "number of indicators in the lead (values withheld); deleted publish_timestamp sharing_group_id",
   "evidence-bridge-review-checkpoint/v1 checkpoint head_sha256 digests records signer",
   "count attribute_count custom language en x_opencti_definition_type",
+  // STIX extension definitions, markings and indicators of released values (capsules/exports/stix.ts, release).
+  "tiers their decisions toplevel STIX types top time properties profile precision millisecond last it exports equal",
+  "definitions changed Marked Interoperability Adds requires every reviewers but below wallet valid too malicious",
+  "cryptocurrency binding Each",
   // Why a candidate's hypotheses are withheld (capsules/candidates/hypotheses.ts), with `hypotheses[N]` paths.
   "assessment.intelligence_pack.sha256 differs from the digest of the loaded pack",
   "hypotheses[0].typology_id is not a typology of the loaded pack",

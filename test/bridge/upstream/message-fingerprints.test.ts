@@ -7,6 +7,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
+import { StoreGuard } from "../../../capsules/guard/store-guard.js";
+import { openStore } from "../../../capsules/store/store.js";
 import { startHostedDouble, SYNTHETIC_DATA_ROOT } from "../../double/hosted-server.js";
 import { repoRoot } from "../../helpers/shared.js";
 import { configFor, removeTempHomes, startSession, tempHome } from "../mcp/session.js";
@@ -47,18 +49,27 @@ test("every door's message text is refused in a later process, and never reaches
   expect(matched.msg.result.isError, matched.line).not.toBe(true);
   const prompted = await a.request("prompts/get", { name: "triage_message", arguments: { message: PROMPTED } });
   expect(prompted.msg.result.messages).toHaveLength(1);
-  // In this process too.
+  // In this process too (the allowlist or the guard refuses it).
   const here = await a.call("get_signal", { name: QUOTES[2] });
-  expect(here.msg.result.structuredContent.status, here.line).toBe("refused");
+  expect(here.msg.error !== undefined || here.msg.result.structuredContent?.status === "refused", here.line).toBe(true);
   await a.end();
 
   const b = await startSession(config);
   await b.initialize();
   for (const quote of QUOTES) {
+    // Refused by the upstream allowlist (not a published signal name: -32602) or by the guard's fingerprints.
     const r = await b.call("get_signal", { name: quote });
-    expect(r.msg.result.structuredContent?.status, `${quote}: ${r.line}`).toBe("refused");
+    expect(r.msg.error !== undefined || r.msg.result.structuredContent?.status === "refused", `${quote}: ${r.line}`).toBe(true);
     expect(r.line.toLowerCase()).not.toContain(quote);
-    expect(r.msg.result.structuredContent.reason).toMatch(/^refused: the call would send a private value from the evidence store \(message_text\)/);
+  }
+  // Every door sealed its text's fingerprint: the later process's guard refuses each quote on its own.
+  const store = await openStore({ home, passphrase: undefined });
+  const later = new StoreGuard();
+  later.refreshFrom(store);
+  for (const quote of QUOTES) {
+    const v = later.guard.checkCall({ name: quote }, undefined, JSON.stringify({ name: quote }));
+    expect(v.ok, quote).toBe(false);
+    if (!v.ok) expect(v.reason.startsWith("leak guard: message_text in arguments.name")).toBe(true);
   }
   // Legitimate calls still pass.
   const legit = await b.call("list_signals", {});
