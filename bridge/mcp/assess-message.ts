@@ -50,6 +50,10 @@ export async function assessMessage(args: AssessArgs, _call: CallInfo, ctx: Priv
   const size = Buffer.byteLength(args.message_text, "utf8");
   if (size > MATCH_TEXT_MAX_BYTES) return errorResult("rejected", `message_text: ${size} bytes exceed the ${MATCH_TEXT_MAX_BYTES}-byte (1 MiB) limit`, { rule: "size" });
   const { message_text: message, retain_message, supersede, ...rest } = args;
+  // The raw text and the judgement's source are private, whatever happens next (message-intake.ts does this for
+  // every request before validation; a direct call does it here).
+  ctx.egress.rememberText(message);
+  if (typeof args.source === "string") ctx.egress.rememberText(args.source);
   let judgement;
   let checkedMessage;
   try {
@@ -67,6 +71,8 @@ export async function assessMessage(args: AssessArgs, _call: CallInfo, ctx: Priv
   let made;
   try {
     const store = await ctx.state.storeForWriting();
+    // The message's fingerprint is sealed into the store with its capsule (message-shingles.ts).
+    ctx.egress.writeFingerprints(store);
     made = cacheDerivationsOnPut(store, pack);
     outcome = assessAndSeal(store, pack, { message: checkedMessage, judgement, retainMessage: retain_message === true, supersede: supersede === true });
   } catch (e) {

@@ -67,6 +67,7 @@ export async function recordAssessment(args: RecordArgs, call: CallInfo, ctx: Pr
   let made: Map<string, Derivation>;
   try {
     const store = await ctx.state.storeForWriting();
+    ctx.egress.writeFingerprints(store);
     made = cacheDerivationsOnPut(store, pack);
     // Idempotence by assessment_id: the same assessment re-serialised is not a second capsule (no second queue row).
     const same = findRecorded(store, { assessmentId: assessment.assessment_id }).filter((x) => x !== id);

@@ -10,6 +10,7 @@ import type { Agents } from "../upstream/http-transport.js";
 import { PINNED_TOOLS, PUBLIC_TOOL_NAMES } from "../upstream/pinned-tools.js";
 import type { PublishedFiles } from "../upstream/published-files.js";
 import { StoreGuard } from "../../capsules/guard/store-guard.js";
+import { messageTextsOf } from "./message-intake.js";
 import type { PackPin } from "../../published/pack/pinned.js";
 import { PrivateState } from "./private-state.js";
 import { PRIVATE_TOOLS, registerPrivateTools } from "./private-tools.js";
@@ -98,6 +99,23 @@ export function createBridgeServer(config: Config, opts: BridgeServerOptions): B
 
   const mcp = new McpServer({ name: SERVER_NAME, version: opts.version }, { instructions: INSTRUCTIONS });
   mcp.server.onerror = (e) => diagnostics(`mcp: ${safeErrorLine(e)}`);
+  // Every message text a request carries is remembered before the SDK validates or dispatches it (message-intake.ts).
+  const connect = mcp.connect.bind(mcp);
+  mcp.connect = async (transport) => {
+    await connect(transport);
+    const dispatch = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const texts = messageTextsOf(message);
+      if (texts.length > 0) {
+        for (const t of texts) egress.rememberText(t);
+        void state
+          .existingStore()
+          .then((store) => store && egress.writeFingerprints(store))
+          .catch((e: Error) => diagnostics(`message fingerprint not written yet: ${safeErrorLine(e)}`));
+      }
+      dispatch?.(message, extra);
+    };
+  };
 
   registerPrivateTools(mcp, { state, wire, egress, version: opts.version });
   registerPublicTools(mcp, { hosted, wire, egress, state, timeoutMs: config.timeoutMs });

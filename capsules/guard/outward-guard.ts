@@ -9,6 +9,9 @@
  *     guard.checkText("call 98765 01234")       // → { kind: "ioc_value" } | undefined
  *     guard.check(candidate, "candidate")       // → { ok: true } | { ok: false, hits, reason }
  *
+ * Over 400 lines: the guard, its narrowed variant and the outward texts it is narrowed to share the private index
+ * tables and must give the same verdicts, so they are kept together.
+ *
  * Every value's forms (value-forms.ts) are computed once, when it is added, into indexes: compact forms by
  * {@link KEY_LONG} (or {@link KEY_SHORT}) of their characters (the first, middle or last ones, whichever are least
  * shared), whole-token forms in a set, every 7-digit window of phone digits as a number and every 12-digit window
@@ -17,6 +20,7 @@
  */
 import { indexPath, isJsonFloat, isJsonObject, memberPath } from "../../src/json/value.js";
 import { type Bucket, fileForm, formAtKey, KEY_LONG, KEY_SHORT, kindOf, KINDS, WindowKeys } from "./index-tables.js";
+import type { MessageFingerprints } from "./message-shingles.js";
 import type { PrivateKind, PrivateValue } from "./private-values.js";
 import { OutwardProbe, textHashes, valuesProbe } from "./probe.js";
 import {
@@ -77,6 +81,11 @@ export class OutwardGuard {
   private readonly hex = new WindowKeys();
   private readonly digits = new WindowKeys();
   private count = 0;
+  /**
+   * Message fingerprints (message-shingles.ts): outward text sharing a shingle with a message the bridge was given,
+   * in this process or an earlier one, is a `message_text` hit. Set by the store guards (store-guard.ts).
+   */
+  fingerprints: MessageFingerprints | undefined;
 
   constructor(values: Iterable<PrivateValue> = []) {
     this.add(values);
@@ -89,7 +98,14 @@ export class OutwardGuard {
 
   /** True when no value was added (every check passes). */
   get empty(): boolean {
-    return this.formList.length === 0 && this.forms.size === 0 && this.short.size === 0 && this.hex.size === 0 && this.digits.size === 0;
+    return (
+      this.formList.length === 0 &&
+      this.forms.size === 0 &&
+      this.short.size === 0 &&
+      this.hex.size === 0 &&
+      this.digits.size === 0 &&
+      (this.fingerprints === undefined || this.fingerprints.empty)
+    );
   }
 
   /**
@@ -259,6 +275,7 @@ export class OutwardGuard {
     }
     if (this.hex.size > 0) this.scanKeys(p.hexKeys, this.hex, found);
     if (this.digits.size > 0) this.scanKeys(p.digitKeys, this.digits, found);
+    if (opts.tokens !== false && this.fingerprints !== undefined && !found.has("message_text") && this.fingerprints.holdsShingleOf(text)) found.add("message_text");
     // In the one order of KINDS, whichever way this guard searched (direct or indexed: a narrowed guard may be
     // either), so verdicts and their reasons are the same from every guard that finds the same kinds.
     return found.size > 1 ? new Set(KINDS.filter((k) => found.has(k))) : found;
@@ -278,7 +295,7 @@ export class OutwardGuard {
    */
   check(value: unknown, root: string, opts: CheckOptions = {}): GuardVerdict {
     if (this.empty) return { ok: true };
-    if (!this.indexed) {
+    if (!this.indexed && (this.fingerprints === undefined || this.fingerprints.empty)) {
       const texts: string[] = [];
       if (collectTexts(value, 0, texts, opts.isPublic) && !this.mayHit(texts)) return { ok: true };
     }

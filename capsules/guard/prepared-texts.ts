@@ -9,7 +9,7 @@
  * small guard asks it once per form, token and key of its values; only when one is found does it search each text.
  */
 import { BoundedCache } from "./bounded-cache.js";
-import { bytesHex, decodingLayers, digitWindowKeys, foldText, HEX_WINDOW, hexRuns, hexWindowKeys, wholeTokens } from "./forms.js";
+import { bytesHex, compactKeepingIds, decimalRunsAsHex, decodingLayers, digitWindowKeys, HEX_WINDOW, hexRuns, hexWindowKeys, wholeTokens } from "./forms.js";
 import { KEY_LONG, KEY_SHORT, WindowKeys } from "./index-tables.js";
 import { textKeyHash } from "./probe.js";
 import { PHONE_RUN } from "./value-forms.js";
@@ -59,10 +59,13 @@ export function prepared(text: string): Prepared {
   const tokens = new Set<string>();
   const hex = new Set<string>();
   for (const t of layers.texts) {
-    const compact = foldText(t).compact;
+    // Our identifiers (UUIDs, hex ids) are read without digit–letter folding (forms.ts `compactKeepingIds`).
+    const compact = compactKeepingIds(t);
     if (!digest || t !== text) compacts.add(compact);
     for (const tok of wholeTokens(t)) tokens.add(tok);
     for (const run of hexRuns(t, compact)) hex.add(run);
+    // A long decimal integer is also read as hex (an EVM address or a digest written as a number).
+    for (const run of decimalRunsAsHex(t)) hex.add(run);
   }
   for (const b of layers.bytes) if (b.length * 2 >= HEX_WINDOW) hex.add(bytesHex(b));
   // Reversed hex (a hash written backwards): its runs read backwards meet the forward windows of the value.

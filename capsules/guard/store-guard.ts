@@ -9,16 +9,28 @@ import type { JsonObject } from "../../src/json/value.js";
 import type { StoredDerivations } from "../pipeline/stored.js";
 import type { SealedStore } from "../store/store.js";
 import { OutwardGuard, type ValueGroup } from "./outward-guard.js";
+import { fingerprintsMtime, readMessageFingerprints, recordMessageFingerprint, storeFingerprintKey, storeFingerprints } from "../store/message-fingerprints.js";
+import { MessageFingerprints } from "./message-shingles.js";
 import { capsulePrivateValues, messageTextValue, type PrivateValue } from "./private-values.js";
 
 export type GuardReadiness = { ok: true } | { ok: false; reason: string };
 
 export class StoreGuard {
   readonly guard = new OutwardGuard();
+  /** Fingerprints of every message recorded in the store, and of the texts of this process (message-shingles.ts). */
+  readonly fingerprints = new MessageFingerprints();
   private readonly known = new Map<string, readonly PrivateValue[]>();
   private readonly texts = new Set<string>();
+  /** Texts of this process whose fingerprint is not in the store yet (written at the next refresh). */
+  private readonly unwritten = new Set<string>();
+  private readonly fingerprintFiles = new Set<string>();
   /** Modification time of the capsules directory at the last complete refresh (a new capsule changes it). */
   private seenMtimeNs: bigint | undefined;
+  private seenFingerprintsMtimeNs: bigint | undefined;
+
+  constructor() {
+    this.guard.fingerprints = this.fingerprints;
+  }
 
   /** Adds the values of a capsule just stored, so no later check can miss them. */
   remember(id: string, envelope: JsonObject): void {
@@ -35,15 +47,36 @@ export class StoreGuard {
     this.guard.add(values);
   }
 
-  /** Adds a raw message text this process was given (never stored by the guard beyond memory). */
+  /**
+   * Adds a raw message text this process was given: to the guard (its lines and sentences, memory only) and to the
+   * fingerprints (its shingles in memory; sealed into the store by {@link writeFingerprints}, so later processes
+   * know it too).
+   */
   rememberText(text: string): void {
     if (text === "" || this.texts.has(text)) return;
     this.texts.add(text);
     this.guard.add([messageTextValue(text)]);
+    this.fingerprints.addText(text);
+    this.unwritten.add(text);
   }
 
-  /** Reads every capsule of `store` not read yet. Store errors propagate. */
+  /** Seals the fingerprints of the texts of this process not written yet into `store`. Store errors propagate. */
+  writeFingerprints(store: SealedStore): void {
+    for (const text of this.unwritten) {
+      this.fingerprints.useKey(storeFingerprintKey(store));
+      this.fingerprints.addKeyed(recordMessageFingerprint(store, text));
+      this.unwritten.delete(text);
+    }
+  }
+
+  /** Reads every capsule and message fingerprint of `store` not read yet (after writing this process's). Store errors propagate. */
   refreshFrom(store: SealedStore): void {
+    this.writeFingerprints(store);
+    const fpMtime = fingerprintsMtime(store);
+    if (fpMtime === undefined || fpMtime !== this.seenFingerprintsMtimeNs) {
+      readMessageFingerprints(store, this.fingerprints, this.fingerprintFiles);
+      this.seenFingerprintsMtimeNs = fpMtime;
+    }
     // Read before listing: a capsule linked in after this stat changes the time again and is read next time.
     const mtime = statSync(store.layout.capsules, { bigint: true, throwIfNoEntry: false })?.mtimeNs;
     if (mtime !== undefined && mtime === this.seenMtimeNs) return;
@@ -86,5 +119,8 @@ export function storeGuardFor(store: SealedStore | undefined, derivations: Store
       groups.push({ values: v.storeValues, probe: v.probe });
     }
   }
-  return OutwardGuard.narrowed(groups, outward);
+  const guard = OutwardGuard.narrowed(groups, outward);
+  // Every message fingerprint of the store (message-shingles.ts): a note quoting a recorded message is refused.
+  guard.fingerprints = storeFingerprints(store);
+  return guard;
 }

@@ -28,13 +28,19 @@
  * as whole tokens only: a few digits would otherwise be found inside any long number or digest. So are detector
  * signal names: public identifiers whose words occur in ordinary prose.
  */
+import { canonicalEmail } from "./email-forms.js";
 import { nationalNumberForm, phoneDigits } from "./phone-digits.js";
-import { compactForm, digitWindowKeys, foldDigits, foldForms, HEX_WINDOW, hexWindowKeys, refang } from "./forms.js";
+import { compactForm, digitWindowKeys, foldDigits, foldForms, HEX_WINDOW, hexWindowKeys, plainHexRuns, refang } from "./forms.js";
 import type { PrivateValue } from "./private-values.js";
 import { FNV_OFFSET, stringHash } from "./string-hash.js";
 
-/** Compact forms of at most this many characters match only as whole tokens. */
-export const SHORT_MAX = 3;
+/**
+ * Compact forms of at most this many characters match only as whole tokens: shorter ones are not distinctive. With
+ * 3, a source id such as `news-a` (`newsa`) was found inside the pack's own URLs (`News-and-Events`) and `ngo-b`
+ * inside a STIX id (`grouping--0b…`), refusing every export of the reference examples (issue 28 item 7). Eight
+ * letters or digits is where a value stops turning up inside ordinary words, URLs and identifiers.
+ */
+export const SHORT_MAX = 7;
 /** Phone digits: any run this long identifies the number. */
 export const PHONE_RUN = 7;
 /** Message text pieces shorter than this (significant characters) are not searched on their own. */
@@ -112,6 +118,8 @@ export function valueForms(v: PrivateValue): ValueForms {
 }
 
 const HEX_PLAIN = /^[0-9a-f]+$/;
+/** Four hex digits in a row: a value that may hold a run of 12 (separators aside) is read for one. */
+const HEX_QUAD = /[0-9a-fA-F]{4}/;
 const SURROGATE = /[\ud800-\udfff]/;
 /** The characters a value {@link plainHex} reads as hex may hold. */
 const HEX_SPELLING = /^[\s:\-0-9a-fA-Fx]*$/;
@@ -233,10 +241,15 @@ function computeForms(v: PrivateValue): ValueForms {
           // The name is the end of the value (refanged: `assess` records `t[.]me/name` as written).
           covered = addText(refang(value).replace(CHANNEL_PREFIX, ""));
           break;
-        case "emails":
+        case "emails": {
           // A defanged address (`ops[at]desk[.]example`, recorded as written) is also found written plainly.
-          if (refang(value) !== value) addText(refang(value));
+          const plain = refang(value);
+          if (plain !== value) addText(plain);
+          // The address as its mailbox reads it (email-forms.ts): provider aliases and a sub-address removed.
+          const canonical = canonicalEmail(plain);
+          if (canonical !== plain.toLowerCase()) addText(canonical);
           break;
+        }
         case "wallets": {
           // Halves of the value as written (an odd middle character belongs to neither, so either split is found).
           // By code point: split as UTF-16 only when no surrogate pair can be cut.
@@ -263,7 +276,18 @@ function computeForms(v: PrivateValue): ValueForms {
   }
 
   // Windows are indexed forwards only; a check also reads every hex run of the outward text backwards.
-  const hexKeys = hexIndexed ? hexWindowKeys(valueHex) : NONE;
+  let hexKeys: readonly number[] = hexIndexed ? hexWindowKeys(valueHex) : NONE;
+  // Outward text reads identifier-shaped spans (a UUID, 12+ hex digits standing alone) literally, without
+  // digit–letter folding (forms.ts `compactKeepingIds`): a value holding 12+ hex digits in a row (separators aside)
+  // is also found by their windows, however an outward text cuts them into spans.
+  if (!hexIndexed && HEX_QUAD.test(value)) {
+    const runs = plainHexRuns(value);
+    if (runs.length > 0) {
+      const keys: number[] = [];
+      for (const r of runs) hexWindowKeys(r, keys);
+      hexKeys = keys;
+    }
+  }
   let digitKeys: readonly number[] = NONE;
   if (digitRuns.length > 0) {
     const keys: number[] = [];

@@ -13,7 +13,7 @@ import type { PrivateValue } from "../guard/private-values.js";
  * so a build whose rules differ never reads another build's rows. Raise it with any change that can change a
  * derivation (a candidate's bytes, a withheld reason, a private value).
  */
-export const CANDIDATE_POLICY_VERSION = "evidence-bridge-candidate-policy/4";
+export const CANDIDATE_POLICY_VERSION = "evidence-bridge-candidate-policy/5";
 
 /** One candidate view: the emitted candidate with its canonical bytes and digest, or why it is withheld. */
 export type ViewOutcome = Extract<DeriveResult, { status: "emitted" | "withheld" }>;

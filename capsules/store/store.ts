@@ -372,7 +372,7 @@ export class SealedStore {
    * `store/store-key-id` (written at the first seal), or, in a store from before that file, the ids in the headers
    * of its sealed files. A copied-in foreign `store.key` therefore cannot add files no other command could open.
    */
-  private assertSealingKey(): void {
+  assertSealingKey(): void {
     if (this.sealingKeyChecked) return;
     const mine = this.keys.store.idHex;
     const refuse = (theirs: string) =>
@@ -426,14 +426,14 @@ export class SealedStore {
   /** Removes temporary files left behind by crashed writers (never those of live processes). */
   cleanStaleTemps(): number {
     let n = 0;
-    for (const dir of [keyLayout(this.home).dir, this.layout.root, this.layout.capsules, this.layout.messages]) n += cleanStaleTemps(dir);
+    for (const dir of [keyLayout(this.home).dir, this.layout.root, this.layout.capsules, this.layout.messages, this.layout.fingerprints]) n += cleanStaleTemps(dir);
     return n;
   }
 }
 
 /** True when sealed capsule or message files exist (then new keys must never be created silently). */
 function hasSealedFiles(layout: StoreLayout): boolean {
-  for (const dir of [layout.capsules, layout.messages]) {
+  for (const dir of [layout.capsules, layout.messages, layout.fingerprints]) {
     try {
       if (readdirSync(dir).some((n) => n.endsWith(SEALED_SUFFIX))) return true;
     } catch (e) {
@@ -472,7 +472,7 @@ function sealedFileKeyId(path: string): string | undefined {
 /** The store key ids recorded in the headers of the sealed capsule and message files (at most a few are read). */
 function sealedKeyIds(layout: StoreLayout, limit = 16): string[] {
   const ids = new Set<string>();
-  for (const dir of [layout.capsules, layout.messages]) {
+  for (const dir of [layout.capsules, layout.messages, layout.fingerprints]) {
     let names: string[];
     try {
       names = readdirSync(dir).filter((n) => n.endsWith(SEALED_SUFFIX)).slice(0, limit);

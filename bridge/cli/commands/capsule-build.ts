@@ -132,11 +132,14 @@ async function sealIntoStore(
   built: BuiltCapsule,
   message: { bytes: Uint8Array; sha256: string } | undefined,
   pack: IntelligencePack,
+  messageText: string | undefined,
 ): Promise<{ existing?: { id: string; bytes: Uint8Array }; withheld?: string; made: ReadonlyMap<string, Derivation> }> {
   const { openOrCreateStore } = await import("../../../capsules/store/store.js");
   const { findRecorded } = await import("../../../capsules/store/recorded.js");
   try {
     const store = await openOrCreateStore(config);
+    // The message's fingerprint, retained or not (docs/guard.md "Message fingerprints").
+    if (messageText !== undefined) (await import("../../../capsules/store/message-fingerprints.js")).recordMessageFingerprint(store, messageText);
     const made = (await import("../../../capsules/pipeline/stored.js")).cacheDerivationsOnPut(store, pack);
     const same = findRecorded(store, { assessmentId: built.intake.assessmentId }).filter((id) => id !== built.id);
     const existing = same.length > 0 ? { id: same[0], bytes: store.getCapsule(same[0]) } : undefined;
@@ -192,7 +195,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
 
   if (!noStore) {
     const assessmentId = built.intake.assessmentId;
-    const { existing, withheld, made } = await sealIntoStore(config, built, retain && message ? { bytes: message.bytes, sha256: built.intake.messageSha256 } : undefined, pack);
+    const { existing, withheld, made } = await sealIntoStore(config, built, retain && message ? { bytes: message.bytes, sha256: built.intake.messageSha256 } : undefined, pack, message?.text);
     if (existing !== undefined) {
       id = existing.id;
       capsuleBytes = existing.bytes;

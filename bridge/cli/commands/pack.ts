@@ -41,7 +41,8 @@ Exit status: 0 the pack is valid, 2 any violation (one stderr line naming the JS
 const matchHelp = `usage: evidence-bridge [--pack FILE] pack match [--signals a,b] < message.txt
 
 Matches one message (UTF-8 on stdin, at most 1 MiB) against the configured intelligence pack and prints the
-message-level hypotheses, origin answer and abstentions as canonical JSON. The text is not stored or echoed.
+message-level hypotheses, origin answer and abstentions as canonical JSON. The text is not stored or echoed; its
+sealed fingerprint is kept in the store, so no later outward text may quote it (docs/guard.md).
 
   --signals a,b  detector signal names and threat rule ids that fired for this message (identifiers);
                  names the pack never uses are reported on stderr ('pack signals' lists the pack's names)
@@ -168,9 +169,22 @@ async function runMatch(args: string[], ctx: CliContext): Promise<number> {
     throw new CliError("message is not valid UTF-8");
   }
   const result = assessProvenance(pack, { text, signals });
+  // Not stored, but fingerprinted: a later outward text that quotes it is refused (docs/guard.md "Message fingerprints").
+  await recordFingerprint(ctx, text);
   const out = { pack_sha256: pack.sha256, ...result };
   ctx.io.stdout.write(`${canonicalText(out, "result")}\n`);
   return 0;
+}
+
+/** Seals the fingerprint of a message `pack match` was given into the store (created on first use, as capsule build does). */
+async function recordFingerprint(ctx: CliContext, text: string): Promise<void> {
+  const { openOrCreateStore } = await import("../../../capsules/store/store.js");
+  const { recordMessageFingerprint } = await import("../../../capsules/store/message-fingerprints.js");
+  try {
+    recordMessageFingerprint(await openOrCreateStore(configFrom(ctx)), text);
+  } catch (e) {
+    throw new CliError(`store: the message's fingerprint cannot be sealed, so nothing was matched: ${(e as Error).message}`);
+  }
 }
 
 /** The pack commands use (the data directory's own, or the configured one, remembered on first use). */

@@ -54,6 +54,7 @@ import { useConfiguredPack } from "../pack-choice.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
+import { vocabularyRefusal } from "../../../capsules/exports/vocabulary-check.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 import { readNamedInput, stdinAtMostOnce } from "../named-input.js";
 import { FORMAT_FLAGS, FORMAT_HELP, formatChoice, writeMarkedExport } from "./review-formats.js";
@@ -496,6 +497,10 @@ ${FORMAT_HELP}`,
         return 0;
       }
       const releaseLines = guardedReleaseLines(store, pack, released);
+      // First line: every string of the reviewed lines is from the closed outward vocabulary
+      // (capsules/allowlist/outward-vocabulary.ts); release lines carry released values and are guarded on their own.
+      const unlisted = vocabularyRefusal(pack, result.checkpoint === undefined ? result.lines : [...result.lines, result.checkpoint]);
+      if (unlisted !== undefined) throw new CliError(`review export: ${unlisted}`);
       const all = [...result.lines, ...releaseLines, ...(result.checkpoint === undefined ? [] : [result.checkpoint])];
       const bytes = Buffer.concat(all.map((l) => Buffer.from(l.buffer, l.byteOffset, l.length)));
       try {

@@ -115,10 +115,11 @@ describeShared("review commands", () => {
     // A value of ANOTHER stored capsule (03's handle, without "@", in upper case) is refused on 01's note too.
     const wide = await eb("review", "approve", id("01"), "--reviewer", "alice", "--reason", "corroborated", "--public-note", "same desk as USDT_KITCHEN_SINK");
     expect(wide.code).toBe(2);
-    // (The store-wide guard also holds the matched terms the pack does not make public, so one of those is named too;
-    // kinds found in one text are named in the guard's one order of kinds.)
+    // (The store-wide guard also holds the matched terms the pack does not make public; "USDT" has fewer than 8
+    // letters and digits, so it is found only as a whole word, not inside USDT_KITCHEN_SINK: docs/guard.md.)
     expect(wide.stderr).toBe(
-      "evidence-bridge: review approve: --public-note refused: leak guard: ioc_value in the public note; matched_term in the public note; the public note leaves with the export: keep private details in --note (sealed, never exported)\n",
+      "evidence-bridge: review approve: --public-note refused: leak guard: ioc_value in the public note; the public note leaves with the export: keep private details in --note (sealed, never exported)
+",
     );
     const ok = await eb("review", "approve", id("01"), "--reviewer", "alice", "--reason", "corroborated", "--public-note", "Matches the mule rental pattern; share.");
     expect(ok.code).toBe(0);
@@ -246,7 +247,7 @@ describeShared("review commands", () => {
       code: 2,
       stdout: "",
       stderr:
-        "evidence-bridge: review defer: reviewer name refused: leak guard: matched_term in the reviewer name; the name is signed into the log and exported with every decision: make a reviewer key with another name (keys init --reviewer NAME)\n",
+        "evidence-bridge: review defer: reviewer name refused: leak guard: ioc_value in the reviewer name; the name is signed into the log and exported with every decision: make a reviewer key with another name (keys init --reviewer NAME)\n",
     });
     expect(readFileSync(reviewLayout(home).log)).toEqual(before);
   });

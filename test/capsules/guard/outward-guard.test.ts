@@ -5,6 +5,7 @@ import type { Assessment } from "../../../capsules/assessment/types.js";
 import { significantLength } from "../../../capsules/guard/forms.js";
 import { forgetGuardCaches, OutwardGuard } from "../../../capsules/guard/outward-guard.js";
 import { assessmentPrivateValues, type PrivateValue } from "../../../capsules/guard/private-values.js";
+import { SHORT_MAX } from "../../../capsules/guard/value-forms.js";
 import { describeShared, readShared } from "../../helpers/shared.js";
 
 const collectPrivateValues = (a: Assessment) => new OutwardGuard(assessmentPrivateValues(a));
@@ -130,8 +131,8 @@ describe("leak guard properties", () => {
         fc.constantFrom("upper", "lower", "same"),
         fc.constantFrom("value", "key", "nested"),
         (secret, pre, post, casing, where) => {
-          // Values of fewer than 4 significant characters match only as whole tokens (tested in forms.test.ts).
-          fc.pre(significantLength(secret) > 3);
+          // Values of at most SHORT_MAX significant characters match only as whole tokens (tested in forms.test.ts).
+          fc.pre(significantLength(secret) > SHORT_MAX);
           const a = { ...base, detector: { iocs: { handles: [secret] }, signals: [] } } as unknown as Assessment;
           const shown = casing === "upper" ? secret.toUpperCase() : casing === "lower" ? secret.toLowerCase() : secret;
           const s = `${pre}${shown}${post}`;
@@ -291,9 +292,11 @@ describe("IOC values whose pieces have forms of their own (a URL's host, a chann
   });
 
   it("find a channel whose name is too short to be searched inside text by its whole value", () => {
-    // "abc" is a whole-token form only: the value itself must still be found inside other text.
-    expect(finds(ioc("channels", "t.me/abc"), "join tme/abc today")).toBe(true);
-    expect(finds(ioc("channels", "t.me/abc"), "https://t.me/abc")).toBe(true);
+    // "abcde" (the shortest Telegram name) is a whole-token form only: the value itself must still be found inside
+    // other text.
+    expect(finds(ioc("channels", "t.me/abcde"), "join tme/abcde today")).toBe(true);
+    expect(finds(ioc("channels", "t.me/abcde"), "https://t.me/abcde")).toBe(true);
+    expect(finds(ioc("channels", "t.me/abcde"), "xabcdex")).toBe(false);
     expect(finds(ioc("channels", "t.me/usdt_rates_9"), "usdt_rates_9")).toBe(true);
   });
 

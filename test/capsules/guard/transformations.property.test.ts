@@ -19,6 +19,16 @@ const fullWidth = (s: string) => s.replace(/[!-~]/g, (c) => String.fromCharCode(
 const LOOKALIKE: Record<string, string> = { a: "\u0430", e: "\u0435", o: "\u043e", p: "\u0440", c: "\u0441", x: "\u0445", i: "\u0456" };
 const lookalike = (s: string) => s.replace(/[aeopcxi]/, (c) => LOOKALIKE[c]);
 const insert = (s: string, what: string) => `${s.slice(0, 3)}${what}${s.slice(3)}`;
+/** Letters whose small look-alikes the UTS #39 skeleton leaves apart (issue 28 item 6): Greek κ, Cyrillic к, Latin ĸ, Cyrillic ь, н, т. */
+const CAPITAL_LOOKALIKES: Record<string, string[]> = { k: ["\u03ba", "\u043a", "\u0138"], b: ["\u044c"], h: ["\u043d"], t: ["\u0442"] };
+const capitalLookalikes = (s: string) => {
+  let i = 0;
+  return s.replace(/[kbht]/g, (c) => CAPITAL_LOOKALIKES[c][i++ % CAPITAL_LOOKALIKES[c].length]);
+};
+/** HTML/XML character references for every character: decimal, hex, and named where HTML names one. */
+const NAMED: Record<string, string> = { "@": "&commat;", ".": "&period;", _: "&lowbar;", "/": "&sol;", ":": "&colon;", "+": "&plus;", " ": "&#32;" };
+const decimalReferences = (s: string) => [...s].map((c) => NAMED[c] ?? `&#${c.codePointAt(0)};`).join("");
+const hexReferences = (s: string) => [...s].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join("");
 /** Every ASCII digit written as the digit of the same value in the script whose zero is `zero`. */
 const scriptDigits = (zero: number) => (s: string) => s.replace(/[0-9]/g, (d) => String.fromCodePoint(zero + Number(d)));
 /** Decimal digits of other scripts, none of which NFKC folds to ASCII (docs/guard.md "Digits of every script"). */
@@ -42,19 +52,27 @@ const GENERIC: Record<string, (s: string) => string> = {
   "base64 of percent-encoding": (s) => b64(pct(s)),
   reversed: rev,
   "inside a sentence": (s) => `please look up ${s} for me`,
+  "capital look-alikes": capitalLookalikes,
+  "HTML character references": decimalReferences,
+  "XML hex character references": hexReferences,
   ...Object.fromEntries(Object.entries(SCRIPT_DIGITS).map(([script, zero]) => [`${script} digits`, scriptDigits(zero)])),
 };
 
 /**
- * A distinctive word: at least 6 letters or digits. Values of 3 or fewer significant characters match only as whole
+ * A distinctive word: at least 8 letters or digits. Values of 7 or fewer significant characters match only as whole
  * tokens (docs/guard.md), so "a_a_a___" with a space inside is a documented miss, not a counterexample.
  */
-const word = fc.stringMatching(/^[a-z][a-z0-9_]{7,14}$/).filter((w) => w.replace(/_/g, "").length >= 6);
+const word = fc.stringMatching(/^[a-z][a-z0-9_]{7,14}$/).filter((w) => w.replace(/_/g, "").length >= 8);
 const hex64 = fc.stringMatching(/^[0-9a-f]{64}$/);
 
 /** Encodings are case-sensitive and directional: case changes, look-alikes and reversal of an encoded form are not covered (SECURITY.md). */
-const KEEPS_ENCODING = Object.keys(GENERIC).filter((t) => !["upper", "cyrillic look-alike", "reversed"].includes(t) && !t.endsWith(" digits"));
-const ENCODED_FORM = /base64/;
+const KEEPS_ENCODING = Object.keys(GENERIC).filter((t) => !["upper", "cyrillic look-alike", "capital look-alikes", "reversed"].includes(t) && !t.endsWith(" digits"));
+/**
+ * Forms that are encodings (and a number written in decimal: its digits are its value, so neither reversed nor
+ * re-cased; and an e-mail alias: the canonical address is read from the alias as written, not reversed or in
+ * look-alikes, SECURITY.md).
+ */
+const ENCODED_FORM = /base64|decimal integer|sub-address|\+tag|googlemail/;
 
 interface Case {
   value: PrivateValue;
@@ -96,6 +114,28 @@ const cases: fc.Arbitrary<Case> = fc.oneof(
     value: { kind: "ioc_value", ioc: "emails", value: `${l}@${d}.example` } as PrivateValue,
     forms: { "[at] [.]": `${l}[at]${d}[.]example`, " at  dot ": `${l} at ${d} dot example`, "(at) (dot)": `${l}(at)${d}(dot)example` },
   })),
+  // Provider aliases and sub-addresses (issue 28 item 6): Gmail ignores dots and +tag, googlemail.com is gmail.com.
+  fc.tuple(word, fc.stringMatching(/^[a-z0-9]{1,8}$/)).map(([l, tag]) => ({
+    value: { kind: "ioc_value", ioc: "emails", value: `${l}@gmail.com` } as PrivateValue,
+    forms: {
+      "+tag": `${l}+${tag}@gmail.com`,
+      googlemail: `${l}@googlemail.com`,
+      "dots, +tag and googlemail": `${[...l].join(".")}+${tag}@GoogleMail.com`,
+      "+tag defanged": `${l}+${tag}[at]gmail[.]com`,
+    },
+  })),
+  fc.tuple(word, word, fc.stringMatching(/^[a-z0-9]{1,8}$/)).map(([l, d, tag]) => ({
+    value: { kind: "ioc_value", ioc: "emails", value: `${l}+${tag}@${d}.example` } as PrivateValue,
+    forms: { "without the sub-address": `${l}@${d}.example`, "another sub-address": `${l}+other@${d}.example` },
+  })),
+  // An EVM address written as the integer it is.
+  fc.stringMatching(/^[0-9a-f]{40}$/).map((h) => {
+    const decimal = BigInt(`0x${h}`).toString();
+    return {
+      value: { kind: "ioc_value", ioc: "wallets", value: `0x${h}` } as PrivateValue,
+      forms: { "decimal integer": decimal, "decimal integer in a sentence": `pay ${decimal} today` },
+    };
+  }),
   fc.tuple(word, word).map(([h, p]) => ({
     value: { kind: "ioc_value", ioc: "urls", value: `https://${h}.example/${p}` } as PrivateValue,
     forms: { hxxps: `hxxps://${h}[.]example/${p}`, host: `${h}.example`, "host + path": `${h}.example/${p}` },
@@ -168,10 +208,12 @@ describe("the outward guard finds every kind in every documented form on every c
     fc.assert(
       fc.property(cases, fc.constantFrom(...Object.keys(GENERIC)), (c, t) => {
         // Enough values of another kind that the guard files its forms by key, crowding the buckets of the value's
-        // first and last characters, so its own forms are filed under other keys (not all hex: a hex window keeps the
-        // kind of the first value that has it).
+        // first and last characters, so its own forms are filed under other keys (no run of 12 hex digits: a hex
+        // window keeps the kind of the first value that has it, and any value with such a run is also found by its
+        // windows).
+        const crowd = c.value.value.replace(/([0-9a-fA-F]{6})(?=[0-9a-fA-F])/g, "$1g");
         const guard = new OutwardGuard(
-          Array.from({ length: 300 }, (_, i) => ({ kind: "market_rate_warning", value: `${c.value.value} (${i}) ${c.value.value}` }) as PrivateValue),
+          Array.from({ length: 300 }, (_, i) => ({ kind: "market_rate_warning", value: `${crowd} (${i}) ${crowd}` }) as PrivateValue),
         );
         guard.add([c.value]);
         const forms = formsUnder(c, t);
