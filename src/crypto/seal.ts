@@ -8,7 +8,7 @@
  * | 0  | 8  | magic `89 45 42 53 0D 0A 1A 0A` ("\x89EBS\r\n\x1a\n") |
  * | 8  | 1  | format version (1) |
  * | 9  | 1  | bitwise complement of the version (0xFE), so a flipped version bit is detected as damage |
- * | 10 | 1  | kind: 1 capsule, 2 retained message, 3 row index, 4 signing key, 6 private review note, 7 export ids, 8 release nonces |
+ * | 10 | 1  | kind: 1 capsule, 2 retained message, 3 row index, 4 signing key, 5 message fingerprint, 6 private review note, 7 export ids, 8 release nonces |
  * | 11 | 1  | reserved, 0 |
  * | 12 | 8  | key id: first 8 bytes of SHA-256("evidence-bridge/key-id/v1\0" ‖ store key) |
  * | 20 | 24 | nonce, random per file |
