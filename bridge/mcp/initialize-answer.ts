@@ -59,7 +59,7 @@ function plainClientInfo(i: unknown): boolean {
  * (`_meta` was checked with the message); undefined sends the request to the SDK.
  */
 export function fastProtocolVersion(params: unknown): string | undefined {
-  if (!isPlainObject(params) || !isString(params.protocolVersion)) return undefined;
+  if (!isPlainObject(params) || params.task !== undefined || !isString(params.protocolVersion)) return undefined;
   if (!plainCapabilities(params.capabilities) || !plainClientInfo(params.clientInfo)) return undefined;
   return params.protocolVersion as string;
 }
