@@ -11,6 +11,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../../src/config.js";
+import type { StoreGuard } from "../../capsules/guard/store-guard.js";
 import type { HostedClient } from "../upstream/hosted-client.js";
 import { PINNED_TOOLS, PUBLIC_TOOL_NAMES } from "../upstream/pinned-tools.js";
 import { safeErrorLine } from "./error-line.js";
@@ -59,6 +60,8 @@ export class BridgeSession {
   private clientReady = false;
   private changePending = false;
   private discovery: Promise<unknown> | undefined;
+  private discoveryKicked = false;
+  private egressPromise: Promise<StoreGuard> | undefined;
 
   constructor(
     private readonly config: Config,
@@ -71,11 +74,7 @@ export class BridgeSession {
       version: opts.version,
       diagnostics: this.diagnostics,
       retryDelayMs: opts.retryDelayMs,
-      // Only proxied tools/call requests are guarded, and those run in the SDK server: it is loaded by then.
-      guard: () => {
-        if (!this.server) throw new Error("the egress guard is asked before the server is loaded");
-        return this.server.egress.guard;
-      },
+      egress: () => this.egress(),
     });
     this.relay = {
       start: async () => undefined,
@@ -84,13 +83,26 @@ export class BridgeSession {
     };
   }
 
-  /** Starts reading the transport, then the upstream discovery in the background. */
+  /**
+   * Starts reading the transport. The upstream discovery starts in the background once the first message has been
+   * handled (after the initialize answer is written), or when tools/list needs it.
+   */
   async start(): Promise<void> {
-    this.transport.onmessage = (m) => this.onMessage(m);
+    this.transport.onmessage = (m) => {
+      this.onMessage(m);
+      if (!this.discoveryKicked) {
+        this.discoveryKicked = true;
+        setImmediate(() => this.startDiscovery());
+      }
+    };
     this.transport.onclose = () => this.onClose();
     this.transport.onerror = (e) => this.onError(e);
     await this.transport.start();
-    this.startDiscovery();
+  }
+
+  /** The egress guard over the private store, shared by the upstream client and the server (loaded on first use). */
+  private egress(): Promise<StoreGuard> {
+    return (this.egressPromise ??= import("../../capsules/guard/store-guard.js").then(({ StoreGuard }) => new StoreGuard()));
   }
 
   /** The upstream client (created on first use), or undefined without `mcpUrl`. */
@@ -107,6 +119,7 @@ export class BridgeSession {
   toolList(): Promise<{ tools: Tool[] }> {
     return toolListResult(async () => {
       if (!this.upstream.hosted) return undefined;
+      this.startDiscovery();
       if (this.discovery) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([this.discovery, new Promise((r) => (timer = setTimeout(r, this.waitMs)))]);
@@ -176,8 +189,9 @@ export class BridgeSession {
   }
 
   private async load(): Promise<BridgeServer> {
-    const { createBridgeServer } = await import("./server.js");
+    const [{ createBridgeServer }, egress] = await Promise.all([import("./server.js"), this.egress()]);
     const server = createBridgeServer(this.config, {
+      egress,
       version: this.opts.version,
       diagnostics: this.diagnostics,
       wire: this.transport.wire,
@@ -216,7 +230,7 @@ export class BridgeSession {
 
   private startDiscovery(): void {
     const hosted = this.upstream.hosted;
-    if (!hosted || this.discovery) return;
+    if (!hosted || this.discovery || this.closed) return;
     this.discovery = hosted()
       .then(async (c) => {
         await c.discover();

@@ -7,7 +7,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../../src/config.js";
-import { StoreGuard } from "../../capsules/guard/store-guard.js";
+import type { StoreGuard } from "../../capsules/guard/store-guard.js";
 import { safeErrorLine } from "./error-line.js";
 import { INSTRUCTIONS, SERVER_NAME } from "./initialize-answer.js";
 import { PrivateState } from "./private-state.js";
@@ -26,6 +26,8 @@ export interface BridgeServerDeps {
   diagnostics: (line: string) => void;
   wire: WireTable;
   upstream: UpstreamHandles;
+  /** The egress guard the upstream client asks too (capsules/guard/store-guard.ts). */
+  egress: StoreGuard;
   /** The session's tools/list answer (the same whoever is asked). */
   toolList: () => Promise<{ tools: Tool[] }>;
 }
@@ -38,7 +40,7 @@ export interface BridgeServer {
 
 export function createBridgeServer(config: Config, deps: BridgeServerDeps): BridgeServer {
   const state = new PrivateState(config);
-  const egress = new StoreGuard();
+  const egress = deps.egress;
   const mcp = new McpServer({ name: SERVER_NAME, version: deps.version }, { instructions: INSTRUCTIONS });
   mcp.server.onerror = (e) => deps.diagnostics(`mcp: ${safeErrorLine(e)}`);
 

@@ -11,6 +11,7 @@ import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, test } from "vitest";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { InitializeRequestSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { StoreGuard } from "../../../capsules/guard/store-guard.js";
 import { BridgeSession } from "../../../bridge/mcp/bridge-session.js";
 import { fastProtocolVersion, LATEST_PROTOCOL_VERSION as PINNED_LATEST, SUPPORTED_PROTOCOL_VERSIONS as PINNED_SUPPORTED } from "../../../bridge/mcp/initialize-answer.js";
 import { privateToolListModule } from "../../../bridge/mcp/render-tool-list.js";
@@ -74,11 +75,13 @@ async function sdkAnswer(message: Record<string, unknown>): Promise<string> {
     close: async () => undefined,
     onmessage: undefined as ((m: JSONRPCMessage) => void) | undefined,
   };
+  const egress = new StoreGuard();
   const server = createBridgeServer(config, {
+    egress,
     version: VERSION,
     diagnostics: () => undefined,
     wire: new WireTable(),
-    upstream: upstreamHandles(config, { version: VERSION, diagnostics: () => undefined, guard: () => server.egress.guard }),
+    upstream: upstreamHandles(config, { version: VERSION, diagnostics: () => undefined, egress: async () => egress }),
     toolList: async () => ({ tools: [] }),
   });
   await server.mcp.connect(transport);
