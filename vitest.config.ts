@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -6,6 +7,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default is one worker fewer than the cores: one worker on the two-core machines this project is
+    // built and checked on, while many test files spend their time waiting on child processes. Two workers keep
+    // both cores busy (docs/testing.md has the figures).
+    maxWorkers: Math.max(2, availableParallelism()),
     // The second reporter prints one line naming how many groups were skipped for want of ../shared/data.
     reporters: ["default", "./test/helpers/skip-summary.ts"],
   },

@@ -24,6 +24,7 @@ const GROUPS: Record<string, readonly [string, string]> = {
   regional: ["./regional.bench.js", "benchRegional"],
   mcp: ["./mcp.bench.js", "benchMcp"],
   guard: ["./guard.bench.js", "benchGuard"],
+  allowlist: ["./upstream-allowlist.bench.js", "benchUpstreamAllowlist"],
 };
 
 /** Runs each group in a child process and prints one table of all their rows. */

@@ -34,6 +34,7 @@ export interface AssessArgs {
   observed_at?: string;
   source?: string;
   iocs?: Record<string, string[]>;
+  region?: string;
   retain_message?: boolean;
   supersede?: boolean;
 }

@@ -13,7 +13,7 @@ export const SERVER_NAME = "evidence-bridge";
 
 export const INSTRUCTIONS = `evidence-bridge keeps investigative evidence on this machine.
 Private tools (local only): assess_message records a raw message from its text and your judgement in closed vocabularies (the prompt triage_message walks through it); record_assessment seals a producer's assessment JSON into the private store and previews its outward candidate; verify_capsule, list_capsules, get_candidates, match_typologies and check_regional_index read or check local data. Results never contain IOC values, message text or message hashes beyond what you sent in that call.
-Public tools (research_catalog, list_signals, get_signal, get_newsroom, query_economic_observations, whats_happening, gfw_reading) are passed through to the configured hosted tool server unchanged; arguments containing a value from the private store are refused. A missing or stale measurement is not evidence of calm.
+Public tools (research_catalog, list_signals, get_signal, get_newsroom, query_economic_observations, whats_happening, gfw_reading) are passed through to the configured hosted tool server; their arguments must be values the service itself published (signal names from list_signals, statuses and priorities from get_newsroom answers, economic values from its ledger or answers, cursors it returned), anything else is refused with -32602, and so is a value from the private store. A missing or stale measurement is not evidence of calm.
 Review decisions and exports are made by a human at the command line, not through MCP.`;
 
 /** The SDK's `LATEST_PROTOCOL_VERSION` and `SUPPORTED_PROTOCOL_VERSIONS` (checked by a test). */

@@ -18,7 +18,8 @@ export function triageText(message: string): string {
 2. Optionally call match_typologies with the text and your signals to see which public typologies it fits.
 3. Call assess_message with message_text (exactly as pasted) and your judgement. Do not invent IOCs: the bridge
    extracts handles, phones, channels, wallets, e-mails and URLs itself; add an IOC only if you noticed one it missed.
-   Set retain_message only if the analyst asks to keep the text.
+   If the message has phone numbers without a country code and you know the country they belong to (the message
+   does not name it), pass region (e.g. ID, RU, VN). Set retain_message only if the analyst asks to keep the text.
 4. Report the capsule id, the tiers and the outward candidate preview. If the message was already recorded, say so
    and ask before passing supersede: true.
 5. Call get_candidates to show what a human reviewer will see. Say plainly: reviews and exports happen at the

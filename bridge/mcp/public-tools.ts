@@ -1,8 +1,9 @@
 /**
  * The seven public tools of the hosted tool server, proxied (product.md §9). They are registered from the pinned
  * schemas, so they exist even when the upstream is unreachable or not configured; every call is checked against
- * the pin (argument-errors.ts: a mistake is a -32602 JSON-RPC error naming the argument and the rule), passes the
- * egress guard, and goes upstream as the client's exact argument text.
+ * the pin (argument-errors.ts: a mistake is a -32602 JSON-RPC error naming the argument and the rule), then
+ * against what the service publishes (upstream/published-vocabulary.ts: a value it has not published is -32602 too),
+ * and goes upstream rebuilt from those checked values, without the client's `_meta`, past the outward guard.
  *
  * Outcomes: an upstream result (strictly parsed, checked against the CallToolResult shape) is written to the
  * client again from its parsed value (wire-table.ts), with the bridge's own facts under
@@ -17,6 +18,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { HostedClient } from "../upstream/hosted-client.js";
 import { PINNED_TOOLS, PUBLIC_TOOL_NAMES, type PublicToolName } from "../upstream/pinned-tools.js";
 import { notConfiguredResult } from "../upstream/unavailable.js";
+import type { PublishedVocabulary } from "../upstream/published-vocabulary.js";
 import type { RpcErrorObject } from "../upstream/json-rpc.js";
 import { quoteUpstream } from "../upstream/upstream-words.js";
 import { isJsonObject } from "../../src/json/value.js";
@@ -67,6 +69,15 @@ function refusedResult(reason: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: reason }], structuredContent: { status: "refused", reason } };
 }
 
+/** The published vocabularies of each upstream client (one per process), loaded with the client on first use. */
+const vocabularies = new WeakMap<HostedClient, Promise<PublishedVocabulary>>();
+
+function vocabularyOf(client: HostedClient): Promise<PublishedVocabulary> {
+  let v = vocabularies.get(client);
+  if (v === undefined) vocabularies.set(client, (v = import("../upstream/published-vocabulary.js").then((m) => new m.PublishedVocabulary(client))));
+  return v;
+}
+
 export async function callPublicTool(
   name: PublicToolName,
   args: Record<string, unknown>,
@@ -84,16 +95,32 @@ export async function callPublicTool(
   if (!ready.ok) return refusedResult(`refused: ${ready.reason}; nothing was sent to the hosted server`);
   const client = await deps.hosted();
   const started = performance.now();
-  const out = await client.callTool(name, args, {
+  // Only what the service publishes may leave (a value it has not published is -32602, like a pinned-schema
+  // mistake); what is sent is rebuilt from the checked values, and the client's _meta stays here.
+  const vocabulary = await vocabularyOf(client);
+  const admission = await vocabulary.admit(name, args, {
+    argumentsText: deps.wire.rawArguments(extra.requestId),
+    clientMeta: extra._meta,
     signal: extra.signal,
     timeoutMs: deps.timeoutMs,
-    argumentsText: deps.wire.rawArguments(extra.requestId),
-    meta: extra._meta,
+  });
+  if (admission.kind === "invalid") {
+    deps.wire.setOverride(extra.requestId, { kind: "error", errorText: JSON.stringify(admission.error) });
+    return { isError: true, content: [{ type: "text", text: admission.error.message }] };
+  }
+  if (admission.kind === "unavailable") return asCallToolResult(admission.result);
+  if (admission.kind === "cancelled") return { isError: true, content: [{ type: "text", text: "cancelled" }] };
+  const out = await client.callTool(name, admission.args, {
+    signal: extra.signal,
+    timeoutMs: deps.timeoutMs,
+    argumentsText: admission.argumentsText,
+    meta: admission.meta,
   });
   switch (out.kind) {
     case "result":
       // callTool checked the CallToolResult shape: the value is an object.
       if (!isJsonObject(out.value)) throw new Error("a checked tools/call result is not an object");
+      vocabulary.observe(name, admission.args, out.result);
       deps.wire.setOverride(extra.requestId, {
         kind: "result",
         result: out.value,

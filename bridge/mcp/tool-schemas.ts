@@ -86,13 +86,17 @@ export const assessMessageInput = closedArgs({
   signals: judgementField("signals", `detector signal names you judge present in the message (closed vocabulary of assessment-v1 §2.3): ${KNOWN_DETECTOR_SIGNALS.join(", ")}`),
   findings: judgementField(
     "findings",
-    "threat findings, one per rule: rule_id (one of the 10 threat rules), tier (WATCH, LIKELY_SCAM, CONFIRMED_PATTERN; wildlife_trade_offer and forced_labour_recruitment_risk at most LIKELY_SCAM), evidence_classes (closed list), fragments: evidence class → 1 to 8 exact quotes from the message, each at most 160 characters with at least 3 letters or digits (never contact); every quote becomes a private value, so quote a distinctive passage, not a single common word",
+    "threat findings, one per rule: rule_id (one of the 10 threat rules), tier (WATCH, LIKELY_SCAM, CONFIRMED_PATTERN; wildlife_trade_offer and forced_labour_recruitment_risk at most LIKELY_SCAM), evidence_classes (closed list), fragments: evidence class → 1 to 8 exact quotes from the message, each at most 160 characters with at least 3 letters or digits, or 2 Han, Hiragana/Katakana or Hangul characters (never contact); every quote becomes a private value, so quote a distinctive passage, not a single common word",
   ),
   surface: judgementField("surface", "where the message was collected"),
   authorization: judgementField("authorization", "why it may be processed (public_channel needs public, private_submission needs user_submitted)"),
   observed_at: judgementField("observed_at", "when the message was seen, UTC YYYY-MM-DDTHH:MM:SS[.ffffff]Z (default: the assessment's created_at, i.e. now)").optional(),
   source: judgementField("source", "where it was seen (chat or channel id); stored only as a keyed pseudonym; required for public_channel").optional(),
   iocs: judgementField("iocs", `IOCs you noticed, by kind (${IOC_KINDS.join(", ")}); each must occur in the message (after Unicode normalisation) and have its kind's shape: handles @name, phones digits with spaces, dashes and + ( ) . / (tel: and extensions accepted), channels a link with / or @name, wallets one run of letters, digits, - and _ (a scheme, chain and query accepted), e-mails one token with @ or written out with [at] and a dot, URLs without spaces with :// or a dot (defanged [.] accepted). The bridge extracts IOCs itself as well`).optional(),
+  region: judgementField(
+    "region",
+    "optional: the region (ISO 3166-1 alpha-2, e.g. IN, RU, ID) phone numbers written without a country code are read in; without it the bridge infers regions from the countries the message names and its scripts, then IN",
+  ).optional(),
   retain_message: z.boolean().optional().describe("seal message_text into the private store (default false)"),
   supersede: z.boolean().optional().describe("record a message that was already recorded again; the new capsule supersedes the old (default false)"),
 });

@@ -145,7 +145,7 @@ export interface CallOptions {
    * turn `5.0` into `5` and `1e400` into `null`). Must be a JSON object text equal in meaning to `args`.
    */
   argumentsText?: string;
-  /** `_meta` to pass through unchanged (e.g. a progressToken); upstream ignores it. */
+  /** `_meta` to send; the MCP side passes only the bridge's own progress token, never the client's `_meta` (published-vocabulary.ts). */
   meta?: unknown;
 }
 

@@ -128,7 +128,7 @@ function threatBlock(judgement: Judgement, signals: ReadonlySet<string>) {
  */
 export function checkAgainstMessage(message: string, judgement: Judgement): Extraction {
   checkFragments(message, judgement.findings);
-  const extraction = extractWithClientIocs(message, judgement.iocs ?? {});
+  const extraction = extractWithClientIocs(message, judgement.iocs ?? {}, judgement.region);
   if (extraction.missing !== undefined) {
     const { kind, index } = extraction.missing;
     const path = `judgement.iocs.${kind}[${index}]`;

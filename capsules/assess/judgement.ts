@@ -14,6 +14,8 @@ import { array, JUDGEMENT_DIALECT, object, oneOf, record, rule, str, type Issue,
 import { AUTHORIZATIONS, SURFACES, type Authorization, type IocKind, type Surface } from "../assessment/types.js";
 import { FINDING_TIERS, THREAT_EVIDENCE_CLASSES, THREAT_RULES } from "../assessment/vocabulary.js";
 import { significantLength } from "../guard/forms.js";
+import { PHONE_REGIONS } from "./phone-regions.js";
+import type { CountryCode } from "libphonenumber-js/max";
 
 export type FindingTier = (typeof FINDING_TIERS)[number];
 
@@ -34,6 +36,11 @@ export interface Judgement {
   /** Where the message was seen (a chat id, a channel name...): turned into a keyed pseudonym, never stored as is. */
   source?: string;
   iocs?: Partial<Record<IocKind, string[]>>;
+  /**
+   * The region phone numbers written without a country code are read in (ISO 3166-1 alpha-2, one libphonenumber-js
+   * has metadata for). Without it the bridge infers the regions from the message (phone-regions.ts).
+   */
+  region?: CountryCode;
 }
 
 /** Evidence classes that carry fragments (§2.4: `contact` never does). */
@@ -45,6 +52,17 @@ export const FRAGMENT_CLASSES = THREAT_EVIDENCE_CLASSES.filter((c) => c !== "con
  * holds it as a word.
  */
 export const MIN_FRAGMENT_SIGNIFICANT = 3;
+/**
+ * Fewest Han, Hiragana, Katakana or Hangul characters that make a quote on their own: in these scripts two
+ * characters are a whole word (`快递`, `发货`, `稳赚`), as the producer's own rules match them.
+ */
+export const MIN_FRAGMENT_IDEOGRAPHIC = 2;
+const IDEOGRAPHIC = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+/** A quote is long enough: two Han, Hiragana/Katakana or Hangul characters, or three letters or digits of any script. */
+export function quoteIsLongEnough(quote: string): boolean {
+  return significantLength(quote) >= MIN_FRAGMENT_SIGNIFICANT || (quote.match(IDEOGRAPHIC) ?? []).length >= MIN_FRAGMENT_IDEOGRAPHIC;
+}
 
 /**
  * Fewest significant characters of an IOC the client names, per kind (phones: digits): the shortest value of the
@@ -57,8 +75,8 @@ const DIGIT = /\p{Nd}/gu;
 
 /**
  * The shape a client-named IOC must have for its kind, checked on its NFKC form (so full-width `＠` and digits pass),
- * with the rule as an error names it. Deliberately loose: a client names what the extraction misses (defanged links,
- * obfuscated addresses, wallet formats it does not know, docs/assess.md "Known misses"), so only values that cannot
+ * with the rule as an error names it. Deliberately loose: a client names what the extraction misses (unbracketed
+ * obfuscations, wallet formats it does not know, docs/assess.md "Known misses"), so only values that cannot
  * be of the kind at all are refused, such as a sentence as a wallet or a word as a URL.
  */
 export const CLIENT_IOC_SHAPES: Readonly<Record<IocKind, { test: RegExp; rule: string }>> = {
@@ -91,8 +109,13 @@ function findingIsCoherent(f: JudgementFinding): Issue | undefined {
   }
   for (const [cls, quotes] of Object.entries(f.fragments ?? {})) {
     if (!f.evidence_classes.includes(cls)) return { path: ["fragments", cls], message: `evidence class ${cls} is not listed in evidence_classes` };
-    const short = quotes.findIndex((q) => significantLength(q) < MIN_FRAGMENT_SIGNIFICANT);
-    if (short >= 0) return { path: ["fragments", cls, short], message: `a quote needs at least ${MIN_FRAGMENT_SIGNIFICANT} letters or digits` };
+    const short = quotes.findIndex((q) => !quoteIsLongEnough(q));
+    if (short >= 0) {
+      return {
+        path: ["fragments", cls, short],
+        message: `a quote needs at least ${MIN_FRAGMENT_SIGNIFICANT} letters or digits, or ${MIN_FRAGMENT_IDEOGRAPHIC} Han, Hiragana/Katakana or Hangul characters`,
+      };
+    }
   }
   return undefined;
 }
@@ -142,10 +165,11 @@ export const JUDGEMENT_FIELDS = {
   observed_at: str("timestamp", 64),
   source: str("text", 256),
   iocs: record(IOC_KINDS, array(str("text", 2048), { max: 256, unique: "value" })),
+  region: oneOf(PHONE_REGIONS),
 };
 
 export const JUDGEMENT_SHAPE: ObjectShape = object(JUDGEMENT_FIELDS, {
-  optional: ["observed_at", "source", "iocs"],
+  optional: ["observed_at", "source", "iocs", "region"],
   rules: [rule<Judgement>(collectionIsCoherent), rule<Judgement>(iocsFitTheirKinds)],
 });
 

@@ -133,3 +133,8 @@ export function occursNormalised(message: string, value: string): boolean {
   const v = comparableForm(value);
   return v.length > 0 && comparableForm(message).includes(v);
 }
+
+/** `text` without its invisible characters (those the `visible` view removes), every other character as written. */
+export function withoutInvisibles(text: string): string {
+  return INVISIBLE_ANY.test(text) ? text.replace(new RegExp(INVISIBLE_ANY.source, "gu"), "") : text;
+}

@@ -230,8 +230,12 @@ function computeForms(v: PrivateValue): ValueForms {
           break;
         }
         case "channels":
-          // The name is the end of the value.
-          covered = addText(value.replace(CHANNEL_PREFIX, ""));
+          // The name is the end of the value (refanged: `assess` records `t[.]me/name` as written).
+          covered = addText(refang(value).replace(CHANNEL_PREFIX, ""));
+          break;
+        case "emails":
+          // A defanged address (`ops[at]desk[.]example`, recorded as written) is also found written plainly.
+          if (refang(value) !== value) addText(refang(value));
           break;
         case "wallets": {
           // Halves of the value as written (an odd middle character belongs to neither, so either split is found).

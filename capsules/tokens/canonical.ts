@@ -4,6 +4,10 @@
  * under which the same indicator is usually written the same way:
  *
  * - every kind: Unicode NFKC (full-width and compatibility characters become their plain forms), then trimmed;
+ *   e-mails, channels and URLs refanged (src/refang.ts: `[.]`, `[at]`, `hxxp`… undone), and for the kinds that are
+ *   ASCII by format (handles, channels, wallets, e-mails) look-alike letters read as the Latin letters they imitate
+ *   (the §4.1 table): `assess` records a value as the message writes it, so `@ѕcam_desk` (Cyrillic ѕ) and
+ *   `ops[at]desk[.]example` get the tokens of `@scam_desk` and `ops@desk.example`;
  * - handles: leading `@` removed, lower case (handles are case-insensitive);
  * - channels: lower case; a leading `http(s)://`, `www.`, `t.me/`, `telegram.me/`, `telegram.dog/`, `s/` and
  *   `@` removed, and a trailing `/`;
@@ -16,13 +20,15 @@
  * - wallets: `0x` + 40 hexadecimal digits (EVM; the EIP-55 checksum is only letter case) and bech32 addresses
  *   (`bc1`, `tb1`, `ltc1`, `bcrt1`; case-insensitive) in lower case; any other address (Base58: Bitcoin legacy,
  *   Tron, Solana …) keeps its case, which is significant;
- * - URLs: refanged (`hxxp` → `http`, `[.]` and `(.)` → `.`), `http://` added when no scheme is given, then the
+ * - URLs: refanged, `http://` added when no scheme is given, then the
  *   WHATWG URL serialisation (lower-case scheme and host, default port dropped, punycode host), without the
  *   fragment; path and query are kept as written.
  * Returns undefined for a value that is empty after canonicalisation.
  */
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { asciiDigits } from "../guard/decimal-digits.js";
+import { CONFUSABLES } from "../../published/pack/normalize-tables.js";
+import { refang } from "../../src/refang.js";
 import type { IocKind } from "../../published/pack/vocabulary.js";
 
 export const CANONICALIZATION = "evidence-bridge-ioc-canonical/v1";
@@ -49,8 +55,13 @@ function channel(v: string): string {
   return s.replace(/\/+$/, "");
 }
 
+/** Look-alike letters (Cyrillic, Greek, small capitals) read as the Latin letters they imitate. */
+function latin(v: string): string {
+  return /^[\x00-\x7f]*$/.test(v) ? v : [...v].map((c) => CONFUSABLES.get(c) ?? c).join("");
+}
+
 function url(v: string): string {
-  let s = v.replace(/^hxxp/i, "http").replace(/\[\.\]|\(\.\)/g, ".");
+  let s = refang(v);
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) s = `http://${s}`;
   try {
     const u = new URL(s);
@@ -66,20 +77,22 @@ export function canonicalIoc(kind: IocKind, raw: string): string | undefined {
   let out: string | undefined;
   switch (kind) {
     case "handles":
-      out = v.replace(/^@+/, "").toLowerCase();
+      out = latin(v).replace(/^@+/, "").toLowerCase();
       break;
     case "channels":
-      out = channel(v);
+      out = channel(latin(refang(v)));
       break;
     case "phones":
       out = phone(asciiDigits(v));
       break;
     case "emails":
-      out = v.toLowerCase();
+      out = latin(refang(v)).toLowerCase();
       break;
-    case "wallets":
-      out = EVM.test(v) || BECH32.test(v) ? v.toLowerCase() : v;
+    case "wallets": {
+      const w = latin(v);
+      out = EVM.test(w) || BECH32.test(w) ? w.toLowerCase() : w;
       break;
+    }
     case "urls":
       out = v === "" ? "" : url(v);
       break;

@@ -13,6 +13,7 @@ import type { JsonValue } from "../../../src/json/value.js";
 import { serializeCapsule } from "../../../capsules/capsule/build.js";
 import command from "../../../bridge/cli/commands/capsule-verify.js";
 import { CliError, type CliIo } from "../../../bridge/cli/context.js";
+import { scriptArgs } from "../../helpers/node-script.js";
 import { describeShared, repoRoot, sharedPath } from "../../helpers/shared.js";
 import { c, expectedReport, inlineBytes, rehash, setAt, vector } from "../../capsules/capsule/helpers.js";
 
@@ -186,15 +187,14 @@ describeShared("capsule verify: failures", () => {
 
 describeShared("capsule verify: the real process", () => {
   test("exit codes and exactly one stderr line", () => {
-    const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
-    const bin = join(repoRoot, "bridge", "cli", "bin.ts");
-    const help = spawnSync(tsx, [bin, "capsule", "verify", "--help"], { encoding: "utf8" });
+    const bin = scriptArgs(join(repoRoot, "bridge", "cli", "bin.ts"));
+    const help = spawnSync(process.execPath, [...bin, "capsule", "verify", "--help"], { encoding: "utf8" });
     expect(help.status).toBe(0);
     expect(help.stdout).toBe(command.help);
-    const ok = spawnSync(tsx, [bin, "capsule", "verify", "--json", N()], { encoding: "utf8" });
+    const ok = spawnSync(process.execPath, [...bin, "capsule", "verify", "--json", N()], { encoding: "utf8" });
     expect(ok.status).toBe(0);
     expect(ok.stdout).toBe(expectedReport("N"));
-    const missing = spawnSync(tsx, [bin, "capsule", "verify", "/nonexistent/capsule.json"], { encoding: "utf8" });
+    const missing = spawnSync(process.execPath, [...bin, "capsule", "verify", "/nonexistent/capsule.json"], { encoding: "utf8" });
     expect(missing.status).toBe(2);
     expect(missing.stdout).toBe("");
     expect(missing.stderr).toMatch(/^evidence-bridge: \/nonexistent\/capsule\.json: capsule cannot be read: [^\n]+\n$/);

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { exportCmd, validate } from "../../../bridge/cli/commands/index-cmd.js";
 import { CliError, type CliCommand, type CliIo } from "../../../bridge/cli/context.js";
 import { withDigest } from "../../../published/regional/synthetic.js";
+import { scriptArgs } from "../../helpers/node-script.js";
 import { repoRoot } from "../../helpers/shared.js";
 import { fixturesDir } from "../../published/regional/helpers.js";
 
@@ -230,18 +231,17 @@ describe("index export", () => {
 
 describe("the real process", () => {
   test("dispatch, help and exit codes 0 / 1 / 2", () => {
-    const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
-    const bin = join(repoRoot, "bridge", "cli", "bin.ts");
-    const help = spawnSync(tsx, [bin, "index", "validate", "--help"], { encoding: "utf8" });
+    const bin = scriptArgs(join(repoRoot, "bridge", "cli", "bin.ts"));
+    const help = spawnSync(process.execPath, [...bin, "index", "validate", "--help"], { encoding: "utf8" });
     expect(help.status).toBe(0);
     expect(help.stdout).toBe(validate.help);
-    expect(spawnSync(tsx, [bin, "index", "validate", F("valid/bri.json")], { encoding: "utf8" }).status).toBe(0);
-    expect(spawnSync(tsx, [bin, "index", "validate", F("broken/json-nan.json")], { encoding: "utf8" }).status).toBe(1);
-    const missing = spawnSync(tsx, [bin, "index", "validate", "/nonexistent/index.json"], { encoding: "utf8" });
+    expect(spawnSync(process.execPath, [...bin, "index", "validate", F("valid/bri.json")], { encoding: "utf8" }).status).toBe(0);
+    expect(spawnSync(process.execPath, [...bin, "index", "validate", F("broken/json-nan.json")], { encoding: "utf8" }).status).toBe(1);
+    const missing = spawnSync(process.execPath, [...bin, "index", "validate", "/nonexistent/index.json"], { encoding: "utf8" });
     expect(missing.status).toBe(2);
     expect(missing.stdout).toBe("");
     expect(missing.stderr).toBe("evidence-bridge: /nonexistent/index.json: cannot read: ENOENT\n");
-    const csv = spawnSync(tsx, [bin, "index", "export", F("valid/myanmar.json"), "--format", "csv"], { encoding: "utf8" });
+    const csv = spawnSync(process.execPath, [...bin, "index", "export", F("valid/myanmar.json"), "--format", "csv"], { encoding: "utf8" });
     expect(csv.status).toBe(0);
     expect(csv.stdout.split("\n").length).toBe(8);
   });

@@ -10,6 +10,7 @@ import { Readable, Writable } from "node:stream";
 import { afterAll, expect, test } from "vitest";
 import { match, verify } from "../../../bridge/cli/commands/pack.js";
 import { CliError, type CliCommand, type CliIo } from "../../../bridge/cli/context.js";
+import { scriptArgs } from "../../helpers/node-script.js";
 import { describeShared, repoRoot } from "../../helpers/shared.js";
 import { observationsOf, signalsOf, validExamples } from "../../published/pack/examples.js";
 import { PACK_PATH, PACK_SHA256, realPackObject } from "../../published/pack/helpers.js";
@@ -176,12 +177,12 @@ describeShared("through the real entry point", () => {
     const { spawnSync } = await import("node:child_process");
     const bin = join(repoRoot, "bridge", "cli", "bin.ts");
     const opts = { cwd: repoRoot, encoding: "utf8" as const, env: { ...process.env, EVIDENCE_BRIDGE_PACK: "", EVIDENCE_BRIDGE_HOME: join(tmp, "e2e-home") } };
-    const ok = spawnSync(process.execPath, ["--import", "tsx", bin, "--pack", PACK_PATH, "pack", "verify"], opts);
+    const ok = spawnSync(process.execPath, [...scriptArgs(bin), "--pack", PACK_PATH, "pack", "verify"], opts);
     expect(ok.status).toBe(0);
     expect(ok.stdout).toMatch(/typologies +8\n/);
 
     const [ex] = validExamples().filter((e) => e.name.startsWith("13-"));
-    const m = spawnSync(process.execPath, ["--import", "tsx", bin, "--pack", PACK_PATH, "pack", "match", "--signals", "wildlife_trade_offer"], {
+    const m = spawnSync(process.execPath, [...scriptArgs(bin), "--pack", PACK_PATH, "pack", "match", "--signals", "wildlife_trade_offer"], {
       ...opts,
       input: ex.text,
     });
@@ -189,7 +190,7 @@ describeShared("through the real entry point", () => {
     expect(m.stderr).toBe("");
     expect(JSON.parse(m.stdout).hypotheses).toStrictEqual(ex.assessment.hypotheses);
 
-    const bad = spawnSync(process.execPath, ["--import", "tsx", bin, "pack", "verify"], opts);
+    const bad = spawnSync(process.execPath, [...scriptArgs(bin), "pack", "verify"], opts);
     expect(bad.status).toBe(2);
     expect(bad.stdout).toBe("");
     expect(bad.stderr).toMatch(/^evidence-bridge: no intelligence pack configured[^\n]*\n$/);

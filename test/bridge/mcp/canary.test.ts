@@ -67,11 +67,11 @@ describeShared("canaries through record_assessment", () => {
     await s.call("get_signal", { name: "board-alarm" });
     await s.call("whats_happening", {});
     const refused = await s.call("get_signal", { name: `look up ${HANDLE.toUpperCase()}` });
-    expect(refused.msg.result.structuredContent.status).toBe("refused");
+    expect(refused.msg.error.code).toBe(-32602);
     const catalog = await s.call("research_catalog", { offset: 0 });
     expect(catalog.msg.result.isError).toBe(false);
     const viaMeta = await s.request("tools/call", { name: "list_signals", arguments: {}, _meta: { note: hash } });
-    expect(viaMeta.msg.result.structuredContent.status).toBe("refused");
+    expect(viaMeta.msg.result.isError).toBe(false);
     for (const file of READINGS) await s.request("resources/read", { uri: readingUri(file) });
     await s.request("resources/read", { uri: PACK_URI });
     const echo = await s.call("match_typologies", { text: message }, "echo-by-design");

@@ -92,10 +92,10 @@ describeShared("the compiled bridge with the SDK client", () => {
     expect(r.isError).toBe(false);
     expect((r.structuredContent as { signal: string }).signal).toBe("board-alarm");
     expect((r._meta as Record<string, { source: string }>)["evidence-bridge/proxy"].source).toBe("hosted-tool-server");
-    await expect(client.callTool({ name: "get_signal", arguments: { name: "no-such-signal" } })).rejects.toSatisfy(
-      (e: unknown) => e instanceof McpError && e.code === -32602 && /unknown signal 'no-such-signal'/.test(e.message),
+    await expect(client.callTool({ name: "query_economic_observations", arguments: { period_start: "2026-03-01", period_end: "2026-02-01" } })).rejects.toSatisfy(
+      (e: unknown) => e instanceof McpError && e.code === -32602 && /period_end cannot precede period_start/.test(e.message),
     );
-    expect(d.mcpPosts().some((p) => p.body.includes('"no-such-signal"'))).toBe(true);
+    expect(d.mcpPosts().some((p) => p.body.includes('"period_end":"2026-02-01"'))).toBe(true);
     // Below the pinned minimum: an invalid-params error (-32602) found locally, never sent.
     await expect(client.callTool({ name: "query_economic_observations", arguments: { limit: 0 } })).rejects.toSatisfy(
       (e: unknown) => e instanceof McpError && e.code === -32602 && /limit: below the minimum 1 \(pinned schema rule: minimum 1\)/.test(e.message),

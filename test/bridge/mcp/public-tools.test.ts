@@ -12,10 +12,11 @@ import { UNTRUSTED_LABEL } from "../../../bridge/mcp/public-tools.js";
 import { startHostedDouble, type HostedDouble } from "../../double/hosted-server.js";
 import { RecordedData } from "../../double/recorded.js";
 import { describeShared } from "../../helpers/shared.js";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { configFor, EXAMPLES, exampleAssessment, removeTempHomes, Session, startSession, tempHome } from "./session.js";
-import { storable } from "../../helpers/storable.js";
+import { configFor, exampleAssessment, removeTempHomes, Session, startSession, tempHome } from "./session.js";
+import { computeAssessmentId } from "../../../capsules/assessment/assessment-id.js";
+import { pythonJsonText } from "../../../capsules/assessment/json-text.js";
+import { parseStrictJson } from "../../../src/json/parse.js";
+import type { JsonObject } from "../../../src/json/value.js";
 
 afterAll(removeTempHomes);
 
@@ -30,6 +31,14 @@ function member(text: string, name: string): string {
   const span = topLevelSpans(text).get(name);
   if (!span) throw new Error(`no member ${name}`);
   return text.slice(span.start, span.end);
+}
+
+/** Example 01 with one handle replaced (ids recomputed), recorded without its message. */
+function assessmentWithHandle(handle: string): string {
+  const doc = parseStrictJson(exampleAssessment("01-mule-account-rental-hinglish")) as JsonObject;
+  ((doc.get("detector") as JsonObject).get("iocs") as JsonObject).set("handles", [handle]);
+  doc.set("assessment_id", computeAssessmentId(doc));
+  return pythonJsonText(doc);
 }
 
 /** An upstream JSON-RPC error as the client gets it (issue 29 item 2): code kept, message labelled, provenance in data. */
@@ -81,18 +90,34 @@ describeShared("proxied public tools against the double", () => {
     });
   });
 
-  test("the client's argument text goes upstream verbatim: 5.0 stays 5.0 and the upstream error stays a JSON-RPC error", async () => {
+  test("what goes upstream is rebuilt from the checked values: 5.0 is refused locally; spelling, spacing and order are not forwarded", async () => {
+    const before = toolCalls(d).length;
     const p = s.reply("econ-5.0");
     s.writeLine('{"jsonrpc":"2.0","id":"econ-5.0","method":"tools/call","params":{"name":"query_economic_observations","arguments":{"limit":5.0}}}');
     const r = await p;
-    expect(r.msg.error).toEqual(relayed(-32602, "limit must be an integer"));
-    expect(toolCalls(d).at(-1)!.body).toContain('"arguments":{"limit":5.0}');
+    expect(r.msg.error).toEqual({
+      code: -32602,
+      message: "Invalid params for query_economic_observations: limit: an integer must be written as plain digits (no fraction or exponent)",
+    });
+    expect(toolCalls(d).length).toBe(before);
+    const q = s.reply("spelled");
+    s.writeLine('{"jsonrpc":"2.0","id":"spelled","method":"tools/call","params":{"name":"get_signal","arguments":{ "max_rows" :  7 , "name":"ooni\\u002dgfw"}}}');
+    expect((await q).msg.result.isError).toBe(false);
+    expect(toolCalls(d).at(-1)!.body).toContain('"arguments":{"name":"ooni-gfw","max_rows":7}');
   });
 
-  test("an upstream -32602 for an unknown signal stays a JSON-RPC error, its message labelled, not turned into isError", async () => {
+  test("a value the service has not published is -32602 locally, naming list_signals; an upstream -32602 still comes back as a JSON-RPC error", async () => {
+    const before = toolCalls(d).length;
     const r = await s.call("get_signal", { name: "no-such-signal" });
-    const upstream = JSON.parse(data.body("20-get_signal-unknown-name.json").toString("utf8")).error;
-    expect(r.msg.error).toEqual(relayed(upstream.code, upstream.message));
+    expect(r.msg.error).toEqual({
+      code: -32602,
+      message: "Invalid params for get_signal: name: not a signal name the hosted server publishes; list_signals names them (exactly as listed)",
+    });
+    expect(toolCalls(d).slice(before).some((c) => c.body.includes("no-such-signal"))).toBe(false);
+    // Published dates in the wrong order: the server's own -32602, labelled.
+    const up = await s.call("query_economic_observations", { period_start: "2026-03-01", period_end: "2026-02-01" });
+    expect(up.msg.error).toEqual(relayed(-32602, "period_end cannot precede period_start"));
+    expect(toolCalls(d).at(-1)!.body).toContain('"arguments":{"period_start":"2026-03-01","period_end":"2026-02-01"}');
   });
 
   test("arguments outside the pinned schema are JSON-RPC -32602 errors naming the argument and the rule; nothing is sent", async () => {
@@ -131,12 +156,12 @@ describeShared("proxied public tools against the double", () => {
     expect(toolCalls(d).length).toBe(before);
   });
 
-  test("arguments above the hosted server's 262,144-byte request limit are refused locally", async () => {
+  test("arguments above the hosted server's 262,144-byte request limit are not published values: -32602, nothing sent", async () => {
     const before = toolCalls(d).length;
     const r = await s.call("get_signal", { name: "x".repeat(300_000) });
-    expect(r.msg.result.isError).toBe(true);
-    expect(r.msg.result.structuredContent).toEqual({ status: "refused", reason: expect.stringMatching(/262144-byte request limit/) });
-    expect(toolCalls(d).length).toBe(before);
+    expect(r.msg.error.code).toBe(-32602);
+    expect(r.line.length).toBeLessThan(1000);
+    expect(toolCalls(d).slice(before).some((c) => c.body.includes("xxxx"))).toBe(false);
   });
 
   test("upstream titles and descriptions never reach the client: the list stays pinned, so nothing is announced", async () => {
@@ -156,9 +181,13 @@ describeShared("proxied public tools against the double", () => {
     expect(toolCalls(d).at(-1)!.body).toContain('"name":"research_catalog","arguments":{"offset":0,"limit":2}');
   });
 
-  test("_meta of the request (a progress token) goes upstream unchanged", async () => {
-    await s.request("tools/call", { name: "list_signals", arguments: {}, _meta: { progressToken: "p-9" } });
-    expect(JSON.parse(toolCalls(d).at(-1)!.body).params._meta).toEqual({ progressToken: "p-9" });
+  test("the client's _meta never goes upstream: a progress token becomes the bridge's own, anything else stays here", async () => {
+    const r = await s.request("tools/call", { name: "list_signals", arguments: {}, _meta: { progressToken: "p-9", note: "zq-meta-note" } });
+    expect(r.msg.result.isError).toBe(false);
+    expect(JSON.parse(toolCalls(d).at(-1)!.body).params._meta).toEqual({ progressToken: expect.stringMatching(/^evidence-bridge-[0-9]+$/) });
+    await s.request("tools/call", { name: "list_signals", arguments: {}, _meta: { note: "zq-meta-note" } });
+    expect(JSON.parse(toolCalls(d).at(-1)!.body).params).not.toHaveProperty("_meta");
+    expect(toolCalls(d).some((c) => c.body.includes("zq-meta-note") || c.body.includes("p-9"))).toBe(false);
   });
 
   test("cancellation aborts the upstream request and nothing is written for it; the server keeps serving", async () => {
@@ -179,28 +208,32 @@ describeShared("proxied public tools against the double", () => {
     expect(s.lines.some((l) => JSON.parse(l).id === "to-cancel")).toBe(false);
   });
 
-  test("egress guard: a stored IOC value or message hash in the arguments is refused before anything is sent", async () => {
+  test("a stored IOC value or message hash never leaves: not a published value (-32602, never echoed), and _meta stays here", async () => {
     const rec = await s.call("record_assessment", { assessment: exampleAssessment("01-mule-account-rental-hinglish") });
     expect(rec.msg.result.structuredContent.stored).toBe(true);
     const before = toolCalls(d).length;
     const ioc = await s.call("get_signal", { name: "see @RentAcc_Desk please" });
-    expect(ioc.msg.result.isError).toBe(true);
-    expect(ioc.msg.result.structuredContent.status).toBe("refused");
-    expect(ioc.msg.result.content[0].text).not.toMatch(/rentacc/i);
+    expect(ioc.msg.error.code).toBe(-32602);
+    expect(ioc.line).not.toMatch(/rentacc/i);
     const hash = JSON.parse(exampleAssessment("01-mule-account-rental-hinglish")).message_sha256 as string;
     const viaMeta = await s.request("tools/call", { name: "list_signals", arguments: {}, _meta: { note: hash } });
-    expect(viaMeta.msg.result.structuredContent.status).toBe("refused");
-    expect(toolCalls(d).length).toBe(before);
+    expect(viaMeta.msg.result.isError).toBe(false);
+    const sent = toolCalls(d).slice(before).map((c) => c.body.toLowerCase()).join("\n");
+    expect(sent).not.toMatch(/rentacc/);
+    expect(sent).not.toContain(hash.slice(0, 16));
   });
 
-  test("egress guard: a capsule sealed by another process after the last call is guarded on the next one", async () => {
-    const { openOrCreateStore } = await import("../../../capsules/store/store.js");
-    const capsule = readFileSync(join(EXAMPLES, "03-usdt-inr-kitchen-sink-iocs.capsule.json"));
-    const store = await openOrCreateStore({ home, passphrase: undefined });
-    store.putCapsule(storable(capsule, JSON.parse(capsule.toString("utf8")).content_sha256));
+  test("the outward guard stays the second line: a published value that is also a private value of a capsule sealed by another process is refused", async () => {
+    // Another process (a second session on the same data directory) records a capsule whose handle is a published
+    // signal name; the next call naming that signal passes the allowlist and is refused by the guard.
+    const other = await startSession(configFor({ home, mcpUrl: d.url, baseUrl: d.baseUrl }));
+    const rec = await other.call("record_assessment", { assessment: assessmentWithHandle("@eval-journal") });
+    expect(rec.msg.result.structuredContent.stored).toBe(true);
+    await other.end();
     const before = toolCalls(d).length;
-    const r = await s.call("get_newsroom", { view: "wire", status: "ops@USDT-desk.example" });
+    const r = await s.call("get_signal", { name: "eval-journal" });
     expect(r.msg.result.structuredContent.status).toBe("refused");
+    expect(r.msg.result.content[0].text).toContain("ioc_value");
     expect(toolCalls(d).length).toBe(before);
   });
 });
@@ -255,11 +288,11 @@ describeShared("the error split against a 1.9.0 server that streams its answers"
       }
       expect(s.stderrOutput.match(/research_catalog/g)?.length).toBe(1);
       // An upstream JSON-RPC error, streamed, keeps its code; its message comes labelled after the bridge's sentence.
+      const econ = await s.call("query_economic_observations", { period_start: "2026-03-01", period_end: "2026-02-01" });
+      expect(econ.msg.error).toEqual(relayed(-32602, "period_end cannot precede period_start"));
+      // A value the server has not published never reaches it: -32602 from the bridge.
       const unknown = await s.call("get_signal", { name: "no-such-signal" });
-      const upstream = JSON.parse(data.body("20-get_signal-unknown-name.json").toString("utf8")).error;
-      expect(unknown.msg.error).toEqual(relayed(upstream.code, upstream.message));
-      const econ = await s.call("query_economic_observations", { as_of: "2026-01-01T00:00:00" });
-      expect(econ.msg.error).toEqual(relayed(-32602, "as_of must be a timezone-aware ISO-8601 timestamp"));
+      expect(unknown.msg.error.message).toMatch(/^Invalid params for get_signal: name: .*list_signals/);
       // A tool-level failure stays an isError result, as the server reports it.
       await d.setFault("ledger-tampered");
       const failed = await s.call("query_economic_observations", {});

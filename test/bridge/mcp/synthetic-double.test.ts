@@ -86,10 +86,10 @@ describe("the built MCP server over stdio with the hosted double on synthetic da
   });
 
   test("an upstream JSON-RPC error reaches the client as an McpError", async () => {
-    await expect(client.callTool({ name: "get_signal", arguments: { name: "no-such-signal" } })).rejects.toSatisfy(
-      (err: unknown) => err instanceof McpError && err.code === -32602 && /unknown signal 'no-such-signal'/.test(err.message),
+    await expect(client.callTool({ name: "query_economic_observations", arguments: { period_start: "2026-03-01", period_end: "2026-02-01" } })).rejects.toSatisfy(
+      (err: unknown) => err instanceof McpError && err.code === -32602 && /period_end cannot precede period_start/.test(err.message),
     );
-    expect(d.mcpPosts().some((p) => p.body.includes('"no-such-signal"'))).toBe(true);
+    expect(d.mcpPosts().some((p) => p.body.includes('"period_end":"2026-02-01"'))).toBe(true);
   });
 
   test("private tools on the synthetic pack: record, verify, match, candidates; nothing private goes upstream", async () => {

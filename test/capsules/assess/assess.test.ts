@@ -58,10 +58,24 @@ describe("quotes and client IOCs too short to be evidence", () => {
 
   test("a quote needs 3 letters or digits: one letter or a zero-width character would make the guard withhold", () => {
     const finding = (q: string) => ({ findings: [{ rule_id: "task_scam_pattern", tier: "WATCH", evidence_classes: ["offer"], fragments: { offer: ["paid daily", q] } }] });
-    expect(refusal(finding("a"))).toBe("judgement.findings[0].fragments.offer[1]: a quote needs at least 3 letters or digits");
-    expect(refusal(finding("\u200b"))).toBe("judgement.findings[0].fragments.offer[1]: a quote needs at least 3 letters or digits");
-    expect(refusal(finding("5 %"))).toBe("judgement.findings[0].fragments.offer[1]: a quote needs at least 3 letters or digits");
+    const rule = "judgement.findings[0].fragments.offer[1]: a quote needs at least 3 letters or digits, or 2 Han, Hiragana/Katakana or Hangul characters";
+    expect(refusal(finding("a"))).toBe(rule);
+    expect(refusal(finding("\u200b"))).toBe(rule);
+    expect(refusal(finding("5 %"))).toBe(rule);
     expect(refusal(finding("3% daily"))).toBeUndefined();
+  });
+
+  test("quote rules count by script: two Han, Hiragana/Katakana or Hangul characters are a word, other scripts keep three", () => {
+    const finding = (q: string) => ({ findings: [{ rule_id: "narcotics_trade_offer", tier: "WATCH", evidence_classes: ["offer"], fragments: { offer: [q] } }] });
+    for (const q of ["快递", "發貨", "稳赚", "かね", "カネ", "대출"]) expect(refusal(finding(q)), q).toBeUndefined();
+    // One character of these scripts, or two of others (Cyrillic, Devanagari, Thai, Latin), is still too short.
+    for (const q of ["快", "快1", "\u200b快", "да", "नक", "ยา", "ok"]) expect(refusal(finding(q)), q).toMatch(/a quote needs at least 3 letters or digits/);
+  });
+
+  test("a region must be one libphonenumber-js knows, in capitals; the error never quotes it", () => {
+    expect(refusal({ region: "RU" })).toBeUndefined();
+    expect(refusal({ region: "ID" })).toBeUndefined();
+    for (const region of ["ru", "XX", "RUS", "", "Russia"]) expect(refusal({ region }), region).toMatch(/^judgement\.region: expected one of AC, AD, .*\(got a string of \d+ characters?\)$/);
   });
 
   test("a client IOC needs the length of its kind's format, and the error never quotes it", () => {

@@ -85,15 +85,16 @@ export const SAMPLES: readonly Sample[] = [
     scripts: ["latin", "han"],
   },
   {
-    // Cyrillic look-alikes inside Latin-looking IOCs: ѕ с а е о р are Cyrillic here.
+    // Cyrillic look-alikes inside Latin-looking IOCs: ѕ с а е о р are Cyrillic here. They are found on the skeleton
+    // view (read as Latin) and recorded as written (issue 31: a value is the message's own characters).
     name: "cyrillic-look-alikes",
     text: "Аренда счетов, комиссия 3%. Пишите @\u0455\u0441\u0430m_d\u0435sk, телефон +7 912 345-67-89, канал t.me/\u0455\u0441\u0430m_\u0441h\u0430n, кошелёк 0x4e2164d2646d\u0435021755eed38a67bc857145db863, почта \u043eps@d\u0435sk.example, сайт https://d\u0435sk.example/x",
     iocs: {
-      handles: ["@scam_desk"],
+      handles: ["@\u0455\u0441\u0430m_d\u0435sk"],
       phones: ["+7 912 345-67-89"],
-      channels: ["t.me/scam_chan"],
-      wallets: [EVM.replace("646de", "646de")],
-      emails: ["ops@desk.example"],
+      channels: ["t.me/\u0455\u0441\u0430m_\u0441h\u0430n"],
+      wallets: ["0x4e2164d2646d\u0435021755eed38a67bc857145db863"],
+      emails: ["\u043eps@d\u0435sk.example"],
       urls: ["https://d\u0435sk.example/x"],
     },
     scripts: ["latin", "cyrillic"],

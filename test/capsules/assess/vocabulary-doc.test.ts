@@ -9,6 +9,7 @@ import { AUTHORIZATIONS, SURFACES } from "../../../capsules/assessment/types.js"
 import { FINDING_TIERS, THREAT_EVIDENCE_CLASSES } from "../../../capsules/assessment/vocabulary.js";
 import { IOC_KINDS, KNOWN_DETECTOR_SIGNALS, THREAT_RULE_IDS } from "../../../published/pack/vocabulary.js";
 import { repoRoot } from "../../helpers/shared.js";
+import { PHONE_REGIONS } from "../../../capsules/assess/phone-regions.js";
 
 const doc = readFileSync(join(repoRoot, "docs", "assess.md"), "utf8");
 
@@ -26,6 +27,7 @@ test.each([
   ["surfaces", SURFACES],
   ["authorizations", AUTHORIZATIONS],
   ["iocs", IOC_KINDS],
+  ["regions", PHONE_REGIONS],
 ] as [string, readonly string[]][])("the %s list of docs/assess.md is the code's", (name, code) => {
   expect(listed(name)).toEqual([...code]);
 });

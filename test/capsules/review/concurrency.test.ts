@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { verifyReviewLog } from "../../../capsules/review/log.js";
+import { scriptArgs } from "../../helpers/node-script.js";
 import { repoRoot } from "../../helpers/shared.js";
 import { removeHomes, tempHome } from "../feed/store-fixtures.js";
 import { draft, reviewer } from "./review-fixtures.js";
@@ -22,7 +23,7 @@ interface Child {
 }
 
 function appender(home: string, name: string, from: number, to: number): Child {
-  const child = spawn(process.execPath, ["--import", "tsx", APPENDER, home, name, String(from), String(to)], {
+  const child = spawn(process.execPath, [...scriptArgs(APPENDER), home, name, String(from), String(to)], {
     cwd: repoRoot,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -101,7 +102,7 @@ describe("deciding processes racing against a stale lock", () => {
     const layout = reviewLayout(home);
     mkdirSync(layout.dir, { recursive: true, mode: 0o700 });
     const children = names.map((n, k) => {
-      const child = spawn(process.execPath, ["--import", "tsx", STALE_RACER, home, n, String(1000 * (k + 1)), String(ROUNDS), String(PER)], {
+      const child = spawn(process.execPath, [...scriptArgs(STALE_RACER), home, n, String(1000 * (k + 1)), String(ROUNDS), String(PER)], {
         cwd: repoRoot,
         stdio: ["ignore", "pipe", "pipe"],
       });

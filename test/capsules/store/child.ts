@@ -1,6 +1,7 @@
-/** Runs the store-writer fixture as a child process (node with the tsx loader) and follows its stdout lines. */
+/** Runs the store-writer fixture as a child process (compiled, or through tsx when the build is stale: test/helpers/node-script.ts) and follows its stdout lines. */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
+import { scriptArgs } from "../../helpers/node-script.js";
 import { repoRoot } from "../../helpers/shared.js";
 
 export const WRITER = join(repoRoot, "test/capsules/store/fixtures/store-writer.ts");
@@ -15,7 +16,7 @@ export interface Writer {
 }
 
 export function startWriter(args: string[], env: NodeJS.ProcessEnv = {}): Writer {
-  const child = spawn(process.execPath, ["--import", "tsx", WRITER, ...args], {
+  const child = spawn(process.execPath, [...scriptArgs(WRITER), ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "pipe"],

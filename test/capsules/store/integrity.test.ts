@@ -14,6 +14,7 @@ import { verifyReviewLog } from "../../../capsules/review/log.js";
 import { readRowIndex } from "../../../capsules/store/row-index.js";
 import { openStore } from "../../../capsules/store/store.js";
 import { runCli } from "../../helpers/cli.js";
+import { scriptArgs } from "../../helpers/node-script.js";
 import { describeShared, repoRoot, sharedPath } from "../../helpers/shared.js";
 import { exampleCapsule, PACK_FILE, removeHomes, storeWith, tempHome } from "../feed/store-fixtures.js";
 import { storable } from "../../helpers/storable.js";
@@ -66,7 +67,7 @@ describeShared("hostile files in the data directory", () => {
     const id = exampleCapsule("01").id;
     rmSync(join(home, "store", "capsules", `${id}.sealed`));
     fifo(join(home, "store", "capsules", `${id}.sealed`));
-    const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "bridge/cli/bin.ts"), "--home", home, "--pack", PACK_FILE], {
+    const child = spawn(process.execPath, [...scriptArgs(join(repoRoot, "bridge/cli/bin.ts")), "--home", home, "--pack", PACK_FILE], {
       cwd: repoRoot,
       stdio: ["pipe", "pipe", "pipe"],
     });

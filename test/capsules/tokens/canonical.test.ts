@@ -32,6 +32,15 @@ describe("canonicalIoc", () => {
     expect(canonicalIoc("channels", "https://t.me/Synthetic_Channel/")).toBe("synthetic_channel");
     expect(canonicalIoc("channels", "@synthetic_channel")).toBe("synthetic_channel");
   });
+  test("values recorded as written (defanged, look-alike letters) canonicalise as their plain spelling (issue 31)", () => {
+    expect(canonicalIoc("emails", "Ops[at]Desk[.]example")).toBe(canonicalIoc("emails", "ops@desk.example"));
+    expect(canonicalIoc("emails", "ops (at) desk [dot] example")).toBe("ops@desk.example");
+    expect(canonicalIoc("channels", "t[.]me/scam_chan")).toBe("scam_chan");
+    expect(canonicalIoc("channels", "t.me/\u0455\u0441\u0430m_\u0441h\u0430n")).toBe("scam_chan");
+    expect(canonicalIoc("handles", "@\u0455cam_desk")).toBe(canonicalIoc("handles", "@scam_desk"));
+    expect(canonicalIoc("wallets", "0x4e2164d2646d\u0435021755eed38a67bc857145db863")).toBe("0x4e2164d2646de021755eed38a67bc857145db863");
+    expect(canonicalIoc("urls", "hxxps://evil[.]example[/]pay")).toBe("https://evil.example/pay");
+  });
   test("tokens: keyed, kind-bound, hexadecimal", () => {
     const k1 = new Uint8Array(32).fill(1);
     const k2 = new Uint8Array(32).fill(2);
