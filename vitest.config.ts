@@ -11,6 +11,8 @@ export default defineConfig({
     // built and checked on, while many test files spend their time waiting on child processes. Two workers keep
     // both cores busy (docs/testing.md has the figures).
     maxWorkers: Math.max(2, availableParallelism()),
+    // No test reaches the publisher's real addresses: loopback endpoints in every process, non-loopback sockets refused.
+    setupFiles: ["./test/helpers/no-outside-network.ts"],
     // The second reporter prints one line naming how many groups were skipped for want of ../shared/data.
     reporters: ["default", "./test/helpers/skip-summary.ts"],
   },

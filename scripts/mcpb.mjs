@@ -1,4 +1,4 @@
-// `npm run mcpb`: stages the built bundle with a minimal package.json, the synthetic example and the docs the
+// `npm run mcpb`: stages the built bundle with a minimal package.json, the synthetic example, the icon and the docs the
 // manifest points at, writes mcpb/manifest.json with the package version, validates it with the mcpb tool and
 // packs dist/evidence-bridge-<version>.mcpb. Run after `npm run build` (the npm script does both).
 import { spawnSync } from "node:child_process";
@@ -17,6 +17,7 @@ mkdirSync(join(stage, "dist"), { recursive: true });
 cpSync("dist/bundle", join(stage, "dist/bundle"), { recursive: true });
 cpSync("examples/synthetic", join(stage, "examples/synthetic"), { recursive: true });
 for (const f of ["README.md", "SECURITY.md", "LICENSE"]) cpSync(f, join(stage, f));
+cpSync("mcpb/icon.png", join(stage, "icon.png")); // drawn by scripts/make-icon.mjs
 // The bundle finds its root and version through a package.json named evidence-bridge; ESM needs "type": "module".
 writeFileSync(join(stage, "package.json"), `${JSON.stringify({ name: pkg.name, version: pkg.version, type: "module", license: pkg.license }, null, 2)}\n`);
 const manifest = JSON.parse(readFileSync("mcpb/manifest.json", "utf8"));

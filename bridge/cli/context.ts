@@ -10,7 +10,7 @@ export interface CliIo {
 
 export interface CliContext {
   io: CliIo;
-  /** Global flags taken before the command (`--home`, `--mcp-url`, `--base-url`, `--pack`, `--timeout-ms`). */
+  /** Global flags taken before the command (`--home`, `--mcp-url`, `--base-url`, `--pack`, `--timeout-ms`; `--offline` as "1"). */
   globalFlags: Record<string, string>;
 }
 

@@ -9,7 +9,7 @@ import { CliError, type CliCommand, type CliContext, type CliIo } from "./contex
  * Command table: `group sub` → [module file under ./commands, exported name]. Each export has `help` and `run`.
  * Modules are imported only when their command runs.
  */
-const COMMANDS: Record<string, readonly [file: string, name: string]> = {
+export const COMMANDS: Record<string, readonly [file: string, name: string]> = {
   "capsule verify": ["capsule-verify", "default"],
   "capsule build": ["capsule-build", "default"],
   "capsule assess": ["capsule-assess", "default"],
@@ -42,6 +42,7 @@ const COMMANDS: Record<string, readonly [file: string, name: string]> = {
   "tokens export": ["tokens", "exportTokens"],
   "tokens match": ["tokens", "matchTokens"],
   "review policy": ["review", "policy"],
+  "review release": ["review-release", "release"],
   "review serve": ["review-serve", "default"],
   doctor: ["doctor", "default"],
   demo: ["demo", "default"],
@@ -57,6 +58,8 @@ async function load(key: string): Promise<CliCommand> {
 
 /** Global flags accepted before the command; they feed the one configuration object (src/config.ts). */
 const GLOBAL_FLAGS = new Set(["home", "mcp-url", "base-url", "pack", "timeout-ms"]);
+/** Global flags that take no value. */
+const GLOBAL_SWITCHES = new Set(["offline"]);
 
 /** The usage text with one line per command, read from each command module's own help (bridge/cli/help.ts). */
 async function usage(): Promise<string> {
@@ -97,8 +100,15 @@ async function runHelp(words: string[], io: CliIo): Promise<number> {
     throw new CliError(`help: unknown command: ${words.join(" ")} (see 'evidence-bridge help')`);
   }
   const command = await load(key);
-  io.stdout.write(command.help.endsWith("\n") ? command.help : `${command.help}\n`);
+  io.stdout.write(await helpText(command));
   return 0;
+}
+
+/** A command's usage text, fitted to the help width (bridge/cli/help.ts), ending with one newline. */
+async function helpText(command: CliCommand): Promise<string> {
+  const { fitColumns } = await import("./help.js");
+  const text = fitColumns(command.help.replace(/\n+$/, ""));
+  return `${text}\n`;
 }
 
 /**
@@ -112,6 +122,10 @@ function takeGlobalFlags(args: string[], into: Record<string, string>): string[]
     if (arg === "--") {
       kept.push(...args.slice(i));
       break;
+    }
+    if (arg === "--offline") {
+      into.offline = "1";
+      continue;
     }
     const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
     if (m === null || !GLOBAL_FLAGS.has(m[1])) {
@@ -142,6 +156,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     const eq = arg.indexOf("=");
     const name = arg.slice(2, eq === -1 ? undefined : eq);
+    if (GLOBAL_SWITCHES.has(name) && eq === -1) {
+      globalFlags[name] = "1";
+      i++;
+      continue;
+    }
     if (!GLOBAL_FLAGS.has(name)) throw new CliError(`unknown global flag --${name} (see --help)`);
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined || (eq === -1 && value.startsWith("--"))) {
@@ -168,7 +187,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const args = takeGlobalFlags(rest.slice(key.split(" ").length), globalFlags);
   const command = await load(key);
   if (args.includes("--help") || args.includes("-h")) {
-    io.stdout.write(command.help.endsWith("\n") ? command.help : `${command.help}\n`);
+    io.stdout.write(await helpText(command));
     return 0;
   }
   return command.run(args, ctx);

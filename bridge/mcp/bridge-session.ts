@@ -12,6 +12,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../../src/config.js";
 import type { StoreGuard } from "../../capsules/guard/store-guard.js";
+import type { PackPin } from "../../published/pack/pinned.js";
 import type { HostedClient } from "../upstream/hosted-client.js";
 import { PINNED_TOOLS, PUBLIC_TOOL_NAMES } from "../upstream/pinned-tools.js";
 import { safeErrorLine } from "./error-line.js";
@@ -33,6 +34,8 @@ export interface BridgeSessionOptions {
   discoveryWaitMs?: number;
   /** Pause before the upstream client's single retry (tests shorten it). */
   retryDelayMs?: number;
+  /** The pack pin of the first-need fetch (published/pack/pinned.ts; a test may name its own synthetic pack). */
+  packPin?: PackPin;
 }
 
 const RELATED_TASK = "io.modelcontextprotocol/related-task";
@@ -192,6 +195,8 @@ export class BridgeSession {
     const [{ createBridgeServer }, egress] = await Promise.all([import("./server.js"), this.egress()]);
     const server = createBridgeServer(this.config, {
       egress,
+      packPin: this.opts.packPin,
+      notice: this.opts.diagnostics,
       version: this.opts.version,
       diagnostics: this.diagnostics,
       wire: this.transport.wire,
@@ -228,9 +233,13 @@ export class BridgeSession {
     }
   }
 
+  /**
+   * The upstream discovery in the background, for an endpoint the user configured: the publisher's default endpoint
+   * is never contacted before the first public-tool call (product.md §4).
+   */
   private startDiscovery(): void {
     const hosted = this.upstream.hosted;
-    if (!hosted || this.discovery || this.closed) return;
+    if (!hosted || this.discovery || this.closed || this.config.defaults.mcpUrl) return;
     this.discovery = hosted()
       .then(async (c) => {
         await c.discover();

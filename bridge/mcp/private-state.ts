@@ -8,13 +8,49 @@ import type { Config } from "../../src/config.js";
 import type { ResolvedPack } from "../../published/pack/home-pack.js";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import type { SealedStore } from "../../capsules/store/store.js";
+import type { PackPin } from "../../published/pack/pinned.js";
+
+export interface PrivateStateOptions {
+  /** The pack pin the first-need fetch checks against (the release's own unless a test names another). */
+  pin?: PackPin;
+  /** Where the one-line notices go (stderr in the real process). */
+  notice?: (line: string) => void;
+}
 
 export class PrivateState {
   private store: SealedStore | undefined;
   private opening: Promise<SealedStore | undefined> | undefined;
   private pack: { key: string; resolved: ResolvedPack } | undefined;
 
-  constructor(readonly config: Config) {}
+  private fetching: Promise<void> | undefined;
+
+  constructor(
+    readonly config: Config,
+    private readonly opts: PrivateStateOptions = {},
+  ) {}
+
+  private notice(line: string): void {
+    if (this.opts.notice) this.opts.notice(line);
+    else process.stderr.write(`evidence-bridge: ${line}\n`);
+  }
+
+  /**
+   * First need of a pack with none configured or installed (product.md §4): the release's pinned pack is fetched
+   * from the published files, checked against its pinned digest, validated and installed into the data directory,
+   * saying so on stderr. Offline, or when the download fails, the refusal names the one command that fixes it.
+   */
+  private async fetchPinnedPack(): Promise<void> {
+    const { notConfigured, installPack, homePackFiles } = await import("../../published/pack/home-pack.js");
+    const { PINNED_PACK } = await import("../../published/pack/pinned.js");
+    const pin = this.opts.pin ?? PINNED_PACK;
+    if (this.config.baseUrl === undefined) throw notConfigured(this.config.home, "mcp", "the bridge is offline, so it was not downloaded");
+    this.notice(`no intelligence pack in ${this.config.home}: fetching the pinned published pack ${pin.version} from ${this.config.baseUrl}/${pin.path}`);
+    const { downloadPinnedPack } = await import("../upstream/pack-download.js");
+    const got = await downloadPinnedPack({ baseUrl: this.config.baseUrl, timeoutMs: this.config.timeoutMs, pin });
+    if (!got.ok) throw notConfigured(this.config.home, "mcp", `downloading the pinned pack failed: ${got.reason}`);
+    const { pack } = installPack(this.config.home, got.bytes);
+    this.notice(`installed intelligence pack ${pack.version} (sha256 ${pack.sha256}) as ${homePackFiles(this.config.home).file}`);
+  }
 
   /** The existing store, or undefined when the data directory has none yet. Key errors propagate. */
   async existingStore(): Promise<SealedStore | undefined> {
@@ -62,6 +98,13 @@ export class PrivateState {
         this.pack = { ...cached, key: keyNow() };
       }
       return cached.resolved;
+    }
+    if (this.config.packFile === undefined && !existsSync(own.file)) {
+      // Concurrent first calls share one download.
+      this.fetching ??= this.fetchPinnedPack().finally(() => {
+        this.fetching = undefined;
+      });
+      await this.fetching;
     }
     const resolved = resolvePack(this.config, { audience: "mcp", install: true });
     if (resolved.installed !== undefined) process.stderr.write(`evidence-bridge: ${resolved.installed}\n`);

@@ -1,6 +1,6 @@
 /**
  * The seven public tools of the hosted tool server, proxied (product.md §9). They are registered from the pinned
- * schemas, so they exist even when the upstream is unreachable or not configured; every call is checked against
+ * schemas, so they exist even when the upstream is unreachable or the bridge is offline; every call is checked against
  * the pin (argument-errors.ts: a mistake is a -32602 JSON-RPC error naming the argument and the rule), then
  * against what the service publishes (upstream/published-vocabulary.ts: a value it has not published is -32602 too),
  * and goes upstream rebuilt from those checked values, without the client's `_meta`, past the outward guard.
@@ -17,7 +17,7 @@ import { z } from "zod";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { HostedClient } from "../upstream/hosted-client.js";
 import { PINNED_TOOLS, PUBLIC_TOOL_NAMES, type PublicToolName } from "../upstream/pinned-tools.js";
-import { notConfiguredResult } from "../upstream/unavailable.js";
+import { offlineResult } from "../upstream/unavailable.js";
 import type { PublishedVocabulary } from "../upstream/published-vocabulary.js";
 import type { RpcErrorObject } from "../upstream/json-rpc.js";
 import { quoteUpstream } from "../upstream/upstream-words.js";
@@ -39,7 +39,7 @@ export const UNTRUSTED_LABEL =
 export { PUBLIC_ANNOTATIONS };
 
 export interface PublicToolDeps {
-  /** The upstream client, or undefined when no hosted tool server is configured. */
+  /** The upstream client, or undefined when the bridge is offline. */
   hosted: (() => Promise<HostedClient>) | undefined;
   wire: WireTable;
   egress: StoreGuard;
@@ -90,7 +90,7 @@ export async function callPublicTool(
     deps.wire.setOverride(extra.requestId, { kind: "error", errorText: JSON.stringify(argError) });
     return { isError: true, content: [{ type: "text", text: argError.message }] };
   }
-  if (!deps.hosted) return asCallToolResult(notConfiguredResult());
+  if (!deps.hosted) return asCallToolResult(offlineResult());
   const ready = await deps.egress.refresh(() => deps.state.existingStore());
   if (!ready.ok) return refusedResult(`refused: ${ready.reason}; nothing was sent to the hosted server`);
   const client = await deps.hosted();

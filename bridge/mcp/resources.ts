@@ -30,14 +30,14 @@ export const schemaUri = (file: string) => `evidence-bridge://schemas/${file}`;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export interface ResourceDeps {
-  /** The published-files fetcher, or undefined when no base URL is configured. */
+  /** The published-files fetcher, or undefined when the bridge is offline. */
   published: (() => Promise<PublishedFiles>) | undefined;
   state: PrivateState;
 }
 
 async function readReading(file: string, uri: URL, signal: AbortSignal, deps: ResourceDeps): Promise<ReadResourceResult> {
   if (!deps.published) {
-    throw new McpError(ErrorCode.InternalError, `reading ${file} is unavailable: no published-files base URL is configured (set EVIDENCE_BRIDGE_BASE_URL in the server's environment). ${CALM_SENTENCE}`);
+    throw new McpError(ErrorCode.InternalError, `reading ${file} is unavailable: offline (EVIDENCE_BRIDGE_OFFLINE, the bundle's "Offline" setting, is on), so nothing is fetched. ${CALM_SENTENCE}`);
   }
   const out = await (await deps.published()).fetch(`readings/${file}`, signal);
   if (!out.ok) {

@@ -8,6 +8,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../../src/config.js";
 import type { StoreGuard } from "../../capsules/guard/store-guard.js";
+import type { PackPin } from "../../published/pack/pinned.js";
 import { safeErrorLine } from "./error-line.js";
 import { INSTRUCTIONS, SERVER_NAME } from "./initialize-answer.js";
 import { PrivateState } from "./private-state.js";
@@ -28,6 +29,10 @@ export interface BridgeServerDeps {
   upstream: UpstreamHandles;
   /** The egress guard the upstream client asks too (capsules/guard/store-guard.ts). */
   egress: StoreGuard;
+  /** The pack pin of the first-need fetch (published/pack/pinned.ts; a test may name its own synthetic pack). */
+  packPin?: PackPin;
+  /** Where the private state's one-line notices go (stderr when not given). */
+  notice?: (line: string) => void;
   /** The session's tools/list answer (the same whoever is asked). */
   toolList: () => Promise<{ tools: Tool[] }>;
 }
@@ -39,7 +44,7 @@ export interface BridgeServer {
 }
 
 export function createBridgeServer(config: Config, deps: BridgeServerDeps): BridgeServer {
-  const state = new PrivateState(config);
+  const state = new PrivateState(config, { pin: deps.packPin, notice: deps.notice });
   const egress = deps.egress;
   const mcp = new McpServer({ name: SERVER_NAME, version: deps.version }, { instructions: INSTRUCTIONS });
   mcp.server.onerror = (e) => deps.diagnostics(`mcp: ${safeErrorLine(e)}`);

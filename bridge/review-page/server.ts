@@ -31,13 +31,18 @@ import { StoreError } from "../../capsules/store/errors.js";
 import type { SealedStore } from "../../capsules/store/store.js";
 import { reasons } from "../cli/commands/review.js";
 import { ICON_SVG, PAGE_CSS } from "./assets.js";
+import { capsuleIocValues, recordRelease, ReleaseError } from "../../capsules/release/index.js";
+import { esc } from "./html.js";
+import { isReviewReason } from "../../capsules/review/text-rules.js";
+import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
+import { valueRows, valuesSection, valueView } from "./values.js";
 import { admit, csrfToken, csrfValid, LOOPBACK, newSession, SECURITY_HEADERS, type Session } from "./guard.js";
 import { page } from "./html.js";
-import { candidateView, messageView, queueView, viewQuery, type ViewContext } from "./views.js";
+import { candidateView, messageView, pageWording, queueView, viewQuery, type ViewContext } from "./views.js";
 
 /** Largest decision form body. */
 const FORM_MAX_BYTES = 16 * 1024;
-const CAPSULE_PATH = /^\/c\/([0-9a-f]{64})(\/decide)?(?:\?(.*))?$/;
+const CAPSULE_PATH = /^\/c\/([0-9a-f]{64})(\/decide|\/value|\/release)?(?:\?(.*))?$/;
 
 export interface ReviewPageOptions {
   home: string;
@@ -153,7 +158,53 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
       },
       v,
     );
-    render(res, status, `Candidate ${id.slice(0, 12)}`, body);
+    // The IOC values of the approved candidate (hidden; each revealed on its own page). Values of a candidate that is
+    // not approved are not listed: they can only be released from an approved candidate.
+    const values = e.status === "APPROVED_FOR_RELEASE" ? valuesSection(valueRows(opts.home, opts.store, id, e.candidate_sha256), v.base, id) : "";
+    render(res, status, `Candidate ${id.slice(0, 12)}`, body + values);
+  }
+
+  /** The kind and index a value page or a release form names. */
+  function slotOf(kind: string | null, index: string | null): { kind: IocKind; index: number } {
+    if (kind === null || !(IOC_KINDS as readonly string[]).includes(kind)) throw new HttpRefusal(400, `kind: expected one of ${IOC_KINDS.join(", ")}`);
+    if (index === null || !/^[0-9]{1,4}$/.test(index)) throw new HttpRefusal(400, "index: expected an integer from 0 to 9999");
+    return { kind: kind as IocKind, index: Number(index) };
+  }
+
+  function showValue(res: ServerResponse, id: string, kind: IocKind, index: number, notice?: string, status = 200): void {
+    const v = context();
+    const last = v.state.lastForCapsule(id);
+    if (last === undefined || last.record.decision !== "APPROVED_FOR_RELEASE") throw new HttpRefusal(409, `capsule ${id} is not approved: values are shown and released only for an approved candidate`);
+    const candidate = last.record.candidate_sha256;
+    const row = valueRows(opts.home, opts.store, id, candidate).find((r) => r.kind === kind && r.index === index);
+    if (row === undefined) throw new HttpRefusal(404, `capsule ${id} has no ${kind} value #${index}`);
+    const value = capsuleIocValues(opts.store, id)[kind][index];
+    const csrf = csrfToken(session!, id, candidate, `release/${kind}/${index}`);
+    const body = (notice === undefined ? "" : `<p class="notice" role="status">${esc(notice)}</p>\n`) + valueView(row, value, v.base, id, candidate, csrf);
+    render(res, status, `${kind} #${index}`, body);
+  }
+
+  async function release(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+    const form = await readForm(req);
+    const candidate = form.get("candidate") ?? "";
+    const { kind, index } = slotOf(form.get("kind"), form.get("index"));
+    if (!csrfValid(session!, form.get("csrf") ?? undefined, id, candidate, `release/${kind}/${index}`)) {
+      throw new HttpRefusal(403, "missing or invalid CSRF token: reload the value page and release again");
+    }
+    const reason = form.get("reason");
+    if (!isReviewReason(reason)) throw new HttpRefusal(400, "reason: expected a code of the review reason list");
+    const last = loadReviewLog(opts.home).state.lastForCapsule(id);
+    if (last?.record.candidate_sha256 !== candidate) throw new HttpRefusal(409, "the candidate changed since the page was shown: look at it again");
+    try {
+      const { count } = recordRelease(opts.home, opts.store, opts.pack, { capsule_sha256: id, kind, index, reason }, opts.reviewer);
+      showValue(res, id, kind, index, `Released by ${opts.reviewer.name}: ${count.released} of ${count.required} releases`);
+    } catch (e) {
+      if (e instanceof ReleaseError) {
+        showValue(res, id, kind, index, `refused: ${e.message}`, 409);
+        return;
+      }
+      throw e;
+    }
   }
 
   async function decide(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
@@ -181,7 +232,7 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
       res.end();
     } catch (e) {
       if (e instanceof ReviewError) {
-        showCandidate(res, id, view, { ok: false, text: `refused: ${e.message}` }, e.code === "busy" ? 503 : 409);
+        showCandidate(res, id, view, { ok: false, text: `Refused: ${pageWording(e.message)}` }, e.code === "busy" ? 503 : 409);
         return;
       }
       throw e;
@@ -226,6 +277,17 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
       }
       if (m !== null && req.method === "POST" && m[2] === "/decide") {
         await decide(req, res, m[1]);
+        return;
+      }
+      if (m !== null && req.method === "GET" && m[2] === "/value") {
+        if (!opts.store.hasCapsule(m[1])) throw new HttpRefusal(404, `no capsule ${m[1]} in the store`);
+        const slot = slotOf(params.get("kind"), params.get("index"));
+        showValue(res, m[1], slot.kind, slot.index);
+        return;
+      }
+      if (m !== null && req.method === "POST" && m[2] === "/release") {
+        if (!opts.store.hasCapsule(m[1])) throw new HttpRefusal(404, `no capsule ${m[1]} in the store`);
+        await release(req, res, m[1]);
         return;
       }
       throw new HttpRefusal(req.method === "GET" || req.method === "POST" ? 404 : 405, "no such page");

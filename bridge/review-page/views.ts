@@ -94,6 +94,12 @@ ${d.history
   )
   .join("\n")}
 </tbody></table>`;
+  // A final decision on these bytes shows its state: another decision would only be refused.
+  const finished = shown.rejected
+    ? `<p class="state" role="status"><span class="status s-REJECTED">REJECTED</span> Final for these candidate bytes: nothing of this candidate will be exported.</p>`
+    : shown.approvals.met
+      ? `<p class="state" role="status"><span class="status s-APPROVED_FOR_RELEASE">APPROVED_FOR_RELEASE</span> ${esc(shown.count)}: final for these candidate bytes; 'evidence-bridge review export' includes it.</p>`
+      : undefined;
   const action = `${v.base}/c/${id}/decide`;
   const form = `<form class="decide" method="post" action="${esc(action)}">
 <input type="hidden" name="candidate" value="${esc(e.candidate_sha256)}">
@@ -122,12 +128,28 @@ ${notice}
 <div class="card"><ul class="reasons">
 ${d.reasons.map((r) => `<li>${esc(r)}</li>`).join("\n")}
 </ul></div>
-<h2>Decide</h2>
-<div class="card">${form}</div>
+<h2>${finished === undefined ? "Decide" : "Decision"}</h2>
+<div class="card">${finished ?? form}</div>
 <h2>Decisions on this capsule</h2>
 ${history}
 <h2>The candidate (outward record)</h2>
 <pre>${esc(JSON.stringify(e.candidate, null, 2))}</pre>`;
+}
+
+/**
+ * A refusal from the review rules (capsules/review), which name CLI flags, in the page's words: the page has a note
+ * field, not a `--note` flag.
+ */
+export function pageWording(text: string): string {
+  return text
+    .replace(/--note refused:/g, "The note was refused:")
+    .replace(/--public-note refused:/g, "The public note was refused:")
+    .replace(/(^|[\s(])--note: /g, "$1the note: ")
+    .replace(/(^|[\s(])--public-note: /g, "$1the public note: ")
+    .replace(/(^|[\s(])--reason: /g, "$1the reason: ")
+    .replace(/--public-note\b/g, "the public note field")
+    .replace(/--note\b/g, "the note field")
+    .replace(/--reason\b/g, "the reason field");
 }
 
 /** A refusal or error page body. */

@@ -28,9 +28,12 @@ export function unavailableResult(reason: string, retryable: boolean): Unavailab
   };
 }
 
-/** The result of a public tool call when no hosted tool server is configured (product.md §4: no default). */
-export function notConfiguredResult(): UnavailableResult {
-  return unavailableResult("no hosted tool server is configured (set EVIDENCE_BRIDGE_MCP_URL in the server's environment)", false);
+/** The result of a public tool call when the bridge is offline (product.md §4): nothing was sent. */
+export function offlineResult(): UnavailableResult {
+  return unavailableResult(
+    "offline: EVIDENCE_BRIDGE_OFFLINE (the bundle's \"Offline\" setting) or --offline is on, so nothing is sent to the hosted tool server",
+    false,
+  );
 }
 
 /** True for a value built by {@link unavailableResult} (or the same shape received from elsewhere). */

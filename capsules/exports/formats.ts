@@ -9,8 +9,12 @@ import { OutwardGuard } from "../guard/outward-guard.js";
 import { StoredDerivations } from "../pipeline/stored.js";
 import type { SealedStore } from "../store/store.js";
 import { leadsCsvBytes } from "./csv.js";
+import { storeExportIds, transientExportIds, type ExportIds } from "./export-ids.js";
 import { guardExport } from "./guard-export.js";
 import { leadsFromExportLines, type Lead } from "./lead.js";
+import { withPlaceholder } from "./released.js";
+import type { ReleasedValue } from "../release/release.js";
+import { releaseLine } from "../release/export-line.js";
 import { mispFeedFiles, type FeedFile, type MispDistribution } from "./misp.js";
 import type { Producer } from "./producer.js";
 import { stixBundleBytes } from "./stix.js";
@@ -30,6 +34,8 @@ export interface FormatExportOptions {
   profile: MarkingProfile;
   distribution: MispDistribution;
   producer: Producer;
+  /** Released values by candidate digest (capsules/release `releasedValues`); none by default. */
+  released?: ReadonlyMap<string, readonly ReleasedValue[]>;
 }
 
 export interface FormatExport {
@@ -68,14 +74,27 @@ export function storeSecrets(store: SealedStore | undefined, pack: IntelligenceP
   return guard;
 }
 
-export function renderFormat(leads: readonly Lead[], opts: FormatExportOptions): FeedFile[] {
+/** The format's files; `reveal` false writes released values as their stand-ins (the render the guard checks). */
+export function renderFormat(leads: readonly Lead[], opts: FormatExportOptions, ids: ExportIds, reveal = true): FeedFile[] {
   switch (opts.format) {
     case "stix":
-      return [{ name: "bundle.json", bytes: stixBundleBytes(leads, { tlp: opts.tlp, profile: opts.profile, producer: opts.producer }) }];
+      return [{ name: "bundle.json", bytes: stixBundleBytes(leads, { tlp: opts.tlp, profile: opts.profile, producer: opts.producer, ids, reveal }) }];
     case "misp":
-      return mispFeedFiles(leads, { tlp: opts.tlp, distribution: opts.distribution, producer: opts.producer });
+      return mispFeedFiles(leads, { tlp: opts.tlp, distribution: opts.distribution, producer: opts.producer, ids, reveal });
     case "csv":
-      return [{ name: "leads.csv", bytes: leadsCsvBytes(leads, opts.tlp) }];
+      return [{ name: "leads.csv", bytes: leadsCsvBytes(leads, opts.tlp, reveal) }];
+  }
+}
+
+/** Runs a step on the sealed id registry; its failures (a damaged or foreign file, IO) refuse the export. */
+function keptIds<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (e) {
+    if (e instanceof Error && /^(ExportIdsError|SealError|SafeReadError|SafeWriteError|LockError|ReviewError)$/.test(e.name)) {
+      throw new FormatExportError(`the store's export ids: ${e.message}; nothing was exported`);
+    }
+    throw e;
   }
 }
 
@@ -88,13 +107,39 @@ export function buildFormatExport(
 ): FormatExport {
   checkCeiling(opts.tlp, opts.maxTlp);
   const leads = leadsFromExportLines(lines, pack);
-  const files = renderFormat(leads, opts);
+  for (const lead of leads) lead.released = (opts.released?.get(lead.candidate_sha256) ?? []).map(withPlaceholder);
+  const ids = keptIds(() => (store === undefined ? transientExportIds() : storeExportIds(store)));
+  // Released values are allowed where the format puts them and nowhere else: the guard checks a render with each
+  // released value replaced by a stand-in (so any other appearance of it, or of any other private value, refuses),
+  // and the files written are the same render with the values in place.
+  const guarded = renderFormat(leads, opts, ids, false);
+  const files = leads.some((l) => l.released.length > 0) ? renderFormat(leads, opts, ids, true) : guarded;
   const secrets = storeSecrets(store, pack, new Set(leads.map((l) => l.capsule_sha256)));
   const hits: string[] = [];
-  for (const f of files) {
-    const reason = guardExport(f.bytes, secrets, { json: opts.format !== "csv", what: f.name });
+  for (const f of guarded) {
+    const reason = guardExport(f.bytes, secrets, { json: f.name.endsWith(".json"), what: f.name });
     if (reason !== undefined) hits.push(reason);
   }
   if (hits.length > 0) throw new FormatExportError(`refused, nothing was exported: ${hits.join("; ")}`);
+  // The ids minted for this export are kept before its files are written, so the next export reuses them.
+  keptIds(() => ids.save());
   return { files, leads };
+}
+
+/**
+ * The JSONL export's release lines (capsules/release/export-line.ts) for `released`, guarded like the formats: each
+ * line is checked with its value replaced by a stand-in, against every stored capsule's private values. Throws
+ * {@link FormatExportError} on a hit (nothing is exported).
+ */
+export function guardedReleaseLines(store: SealedStore | undefined, pack: IntelligencePack, released: ReadonlyMap<string, readonly ReleasedValue[]>): Uint8Array[] {
+  const all = [...released.values()].flat();
+  if (all.length === 0) return [];
+  const secrets = storeSecrets(store, pack, new Set(all.map((r) => r.capsule_sha256)));
+  const hits: string[] = [];
+  for (const r of all) {
+    const reason = guardExport(releaseLine(r, withPlaceholder(r).placeholder), secrets, { json: true, what: `the release line of ${r.kind} #${r.index} of capsule ${r.capsule_sha256}` });
+    if (reason !== undefined) hits.push(reason);
+  }
+  if (hits.length > 0) throw new FormatExportError(`refused, nothing was exported: ${hits.join("; ")}`);
+  return all.map((r) => releaseLine(r));
 }

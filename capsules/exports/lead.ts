@@ -1,7 +1,8 @@
 /**
  * A lead: one approved candidate with its signed approvals, as the export formats present it. Built from the
  * exact JSONL export lines (capsules/review/export-lines.ts), so every format shows the bytes that were approved
- * and nothing else, plus public facts of our own loaded pack (typology sources). Never an IOC value.
+ * and nothing else, plus public facts of our own loaded pack (typology sources). No IOC value but those reviewers
+ * released (capsules/release; attached by formats.ts).
  */
 import type { Tier } from "../assessment/types.js";
 import { TIER_RANK } from "../assessment/vocabulary.js";
@@ -9,6 +10,7 @@ import type { Candidate } from "../candidates/types.js";
 import type { ReviewRecord } from "../review/record.js";
 import type { IntelligencePack, PackSource } from "../../published/pack/types.js";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
+import { releasedByText, type LeadRelease } from "./released.js";
 
 export interface LeadHypothesis {
   typology_id: string;
@@ -32,6 +34,8 @@ export interface Lead {
   /** Non-zero IOC counts, in the fixed kind order. */
   ioc_counts: { kind: IocKind; count: number }[];
   hypotheses: LeadHypothesis[];
+  /** The candidate's released IOC values (issue 32; empty unless reviewers released some). */
+  released: LeadRelease[];
 }
 
 export function overallTier(c: Candidate): Tier {
@@ -71,6 +75,7 @@ export function leadsFromExportLines(lines: readonly Uint8Array[], pack: Intelli
       families: [...new Set<string>([...c.detector.families, ...c.threat_assessment.families])].sort(),
       ioc_counts,
       hypotheses,
+      released: [],
     };
   });
 }
@@ -96,7 +101,8 @@ export function leadText(lead: Lead): string[] {
     `created (hour, UTC): ${c.created_at}`,
     `overall tier: ${lead.overall_tier} (detector ${c.detector.tier} score ${c.detector.score}; threat ${c.threat_assessment.tier} score ${c.threat_assessment.score})`,
     `families: ${lead.families.join(", ") || "none"}`,
-    `IOC counts by kind (values withheld): ${lead.ioc_counts.map((x) => `${x.kind}=${x.count}`).join(", ") || "none"}`,
+    `IOC counts by kind (values withheld${lead.released.length > 0 ? " but those released below" : ""}): ${lead.ioc_counts.map((x) => `${x.kind}=${x.count}`).join(", ") || "none"}`,
+    ...lead.released.map((r) => `released value: ${r.kind} #${r.index}, ${releasedByText(r)}`),
     `collection: ${c.collection.surface} / ${c.collection.authorization}`,
   ];
   if (lead.hypotheses.length === 0) lines.push("hypotheses: none shown");

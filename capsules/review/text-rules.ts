@@ -11,6 +11,19 @@ export const NOTE_MAX_CHARS = 1000;
 /** Reviewer names: also the key file name, so a conservative alphabet. */
 export const REVIEWER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/** The closed list of decision reasons (`--reason CODE`), in the order the page offers them. */
+export const REVIEW_REASONS = ["corroborated", "duplicate", "insufficient-evidence", "out-of-scope", "false-positive", "policy"] as const;
+export type ReviewReason = (typeof REVIEW_REASONS)[number];
+
+export function isReviewReason(v: unknown): v is ReviewReason {
+  return typeof v === "string" && (REVIEW_REASONS as readonly string[]).includes(v);
+}
+
+/** The problem with a reason code (naming the allowed codes), or undefined. */
+export function reasonProblem(reason: unknown): string | undefined {
+  return isReviewReason(reason) ? undefined : `expected one of ${REVIEW_REASONS.join(", ")}`;
+}
+
 /** The problem with a note (without echoing it), or undefined. */
 export function noteProblem(note: unknown): string | undefined {
   if (typeof note !== "string") return "expected a string";

@@ -7,6 +7,11 @@
  * control, format or bidi character. With a trust list, the signing key's fingerprint must be on it. A candidate may
  * appear on several lines (a four-eyes export has one line per approving key), but not twice with the same key.
  *
+ * Released values (issue 32): a line `{"release":…}` carries one released IOC value with its nonce and signed release
+ * records (capsules/release/export-line.ts); it verifies when every record verifies, names this candidate, kind and
+ * index and commits to this value, every signer is pinned, and its candidate is an approved candidate of the export.
+ * A value without its records, or whose value or nonce was changed, fails, and so does the whole export.
+ *
  * Limits: the signature proves which key approved which bytes, not who held the key; without a trust list any key
  * is accepted (the report lists the keys so the recipient can compare fingerprints out of band); records in an
  * export are a subset of the log, so the chain between them cannot be checked here.
@@ -20,6 +25,7 @@ import { PUBLIC_RECORD_SCHEMA, REVIEW_REQUIRED } from "../candidates/types.js";
 import { ReviewError } from "./errors.js";
 import { REVIEW_EXPORT_SCHEMA } from "./export-lines.js";
 import { extensionProblem, isCheckpointValue, readCheckpoint, type Checkpoint } from "./checkpoint.js";
+import { isReleaseLineValue, releaseLineReport } from "../release/export-line.js";
 import { RecordShapeError, recordDigest, recordFromJson, signatureProblem, type ReviewerIdentity, type ReviewRecord } from "./record.js";
 
 export interface ExportLineReport {
@@ -35,6 +41,8 @@ export interface ExportLineReport {
   unpinned?: boolean;
   /** The parsed record (internal; removed from the report). */
   record?: ReviewRecord;
+  /** A released value's line (issue 32): its kind and index and the keys whose release records verify. */
+  release?: { kind: string; index: number; reviewers: ReviewerIdentity[] };
 }
 
 export interface ExportKey {
@@ -160,6 +168,27 @@ function checkLine(raw: Uint8Array, line: number): ExportLineReport {
   return { ...report, ok: true, record };
 }
 
+function isReleaseRaw(raw: Uint8Array): boolean {
+  try {
+    return isReleaseLineValue(parseStrictJson(raw));
+  } catch {
+    return false;
+  }
+}
+
+/** A release line as a line of the report: verified only when every signer of its records is pinned. */
+function releaseReport(raw: Uint8Array, line: number, trust: ReadonlySet<string>): ExportLineReport {
+  const r = releaseLineReport(raw);
+  const out: ExportLineReport = { line, ok: r.ok, capsule_sha256: r.capsule_sha256, candidate_sha256: r.candidate_sha256 };
+  if (!r.ok) return { ...out, problem: `release: ${r.problem}` };
+  out.release = { kind: r.kind!, index: r.index!, reviewers: r.reviewers };
+  const unpinned = r.reviewers.filter((k) => !trust.has(k.fingerprint));
+  if (unpinned.length > 0) {
+    return { ...out, ok: false, unpinned: true, problem: `valid release signatures by ${unpinned.map((k) => `${k.fingerprint} (${k.name})`).join(", ")}, keys you have not pinned: compare the fingerprints out of band, then pass them with --trust` };
+  }
+  return out;
+}
+
 export interface CheckpointReport {
   ok: boolean;
   records?: number;
@@ -215,8 +244,14 @@ export function verifyExportBytes(bytes: Uint8Array, opts: VerifyExportOptions =
   const body = typeof cp === "string" ? raw : raw.slice(0, -1);
   const lines: ExportLineReport[] = [];
   const seen = new Map<string, number>();
+  const releaseLines: { at: number; report: ExportLineReport }[] = [];
   body.forEach((rawLine, i) => {
     const n = i + 1;
+    if (isReleaseRaw(rawLine)) {
+      releaseLines.push({ at: lines.length, report: releaseReport(rawLine, n, trust) });
+      lines.push(releaseLines[releaseLines.length - 1].report);
+      return;
+    }
     const r = checkLine(rawLine, n);
     if (r.ok && r.candidate_sha256 !== undefined) {
       // Four-eyes exports carry one line per approving key; the same candidate and key twice is a duplicate.
@@ -246,14 +281,23 @@ export function verifyExportBytes(bytes: Uint8Array, opts: VerifyExportOptions =
     }
     lines.push(r);
   });
+  // A released value belongs to an approved candidate of the same export (a verified decision line).
+  const approved = new Set(lines.filter((l) => l.release === undefined && (l.ok || l.unpinned === true)).map((l) => `${l.capsule_sha256} ${l.candidate_sha256}`));
+  for (const { at, report } of releaseLines) {
+    if (report.ok && !approved.has(`${report.capsule_sha256} ${report.candidate_sha256}`)) {
+      lines[at] = { ...report, ok: false, unpinned: undefined, problem: "releases a value of a candidate that is not an approved candidate of this export" };
+    }
+  }
   if (cut) lines.push({ line: raw.length + 1, ok: false, problem: "incomplete last line (no final newline): the file was cut" });
   for (const l of lines) delete l.record;
   const keys = new Map<string, ExportKey>();
   for (const l of lines) {
-    if (l.reviewer === undefined || (!l.ok && l.unpinned !== true)) continue;
-    const k = keys.get(l.reviewer.fingerprint) ?? { fingerprint: l.reviewer.fingerprint, names: [], trusted: trust.has(l.reviewer.fingerprint) };
-    if (!k.names.includes(l.reviewer.name)) k.names.push(l.reviewer.name);
-    keys.set(k.fingerprint, k);
+    if (!l.ok && l.unpinned !== true) continue;
+    for (const who of l.release?.reviewers ?? (l.reviewer === undefined ? [] : [l.reviewer])) {
+      const k = keys.get(who.fingerprint) ?? { fingerprint: who.fingerprint, names: [], trusted: trust.has(who.fingerprint) };
+      if (!k.names.includes(who.name)) k.names.push(who.name);
+      keys.set(k.fingerprint, k);
+    }
   }
   let checkpoint: CheckpointReport;
   if (typeof cp === "string") checkpoint = { ok: false, problem: cp };

@@ -16,6 +16,7 @@ import { PackError } from "./errors.js";
 import { PACK_FILE_NAME, presentAt, readPackBytes } from "./file.js";
 import { loadPack, packDigest } from "./load.js";
 import type { IntelligencePack } from "./types.js";
+import { PACK_FETCH_COMMAND, PINNED_PACK } from "./pinned.js";
 
 export const PACK_DIGEST_FILE_NAME = `${PACK_FILE_NAME}.sha256`;
 
@@ -69,12 +70,17 @@ function recordedDigest(digestFile: string): string | undefined {
   return text;
 }
 
-function notConfigured(home: string, audience: PackAudience): PackError {
-  const fix =
-    audience === "mcp"
-      ? `set EVIDENCE_BRIDGE_PACK in the server's environment (the bundle's "Intelligence pack file" setting) to an intelligence-pack-v1.json; the data directory ${home} remembers it after first use`
-      : `pass --pack FILE or set EVIDENCE_BRIDGE_PACK, or place ${PACK_FILE_NAME} in ${home} ('evidence-bridge pack install FILE' or 'pack fetch --sha256 HEX')`;
-  return new PackError("pack", "not-configured", `no intelligence pack configured: ${fix}`);
+/**
+ * No pack at all: the refusal names the one command that fixes it (`pack fetch` installs the release's pinned pack
+ * into this data directory). The MCP server fetches it by itself first, unless offline (bridge/mcp/private-state.ts).
+ */
+export function notConfigured(home: string, audience: PackAudience, why?: string): PackError {
+  const where = audience === "mcp" ? "; or set the bundle's \"Intelligence pack file\" (EVIDENCE_BRIDGE_PACK)" : "";
+  return new PackError(
+    "pack",
+    "not-configured",
+    `no intelligence pack in the data directory ${home}${why === undefined ? "" : ` (${why})`}: run '${PACK_FETCH_COMMAND}' to install the pinned published pack ${PINNED_PACK.version}${where}`,
+  );
 }
 
 /** Loads the data directory's own pack, checking it still has the digest recorded at install. */

@@ -8,7 +8,7 @@
  * | 0  | 8  | magic `89 45 42 53 0D 0A 1A 0A` ("\x89EBS\r\n\x1a\n") |
  * | 8  | 1  | format version (1) |
  * | 9  | 1  | bitwise complement of the version (0xFE), so a flipped version bit is detected as damage |
- * | 10 | 1  | kind: 1 capsule, 2 retained message, 3 row index, 4 signing key |
+ * | 10 | 1  | kind: 1 capsule, 2 retained message, 3 row index, 4 signing key, 7 export id registry, 8 release nonces |
  * | 11 | 1  | reserved, 0 |
  * | 12 | 8  | key id: first 8 bytes of SHA-256("evidence-bridge/key-id/v1\0" ‖ store key) |
  * | 20 | 24 | nonce, random per file |
@@ -31,9 +31,9 @@ export const SEAL_OVERHEAD = SEAL_HEADER_BYTES + nacl.secretbox.overheadLength;
 export const STORE_KEY_BYTES = 32;
 export const KEY_ID_BYTES = 8;
 
-export const SealKind = { capsule: 1, message: 2, index: 3, signingKey: 4 } as const;
+export const SealKind = { capsule: 1, message: 2, index: 3, signingKey: 4, exportIds: 7, releaseNonces: 8 } as const;
 export type SealKind = (typeof SealKind)[keyof typeof SealKind];
-const KIND_NAMES: Record<number, string> = { 1: "capsule", 2: "retained message", 3: "row index", 4: "signing key" };
+const KIND_NAMES: Record<number, string> = { 1: "capsule", 2: "retained message", 3: "row index", 4: "signing key", 7: "export id registry", 8: "release nonces" };
 
 const encoder = new TextEncoder();
 const KEY_ID_DOMAIN = encoder.encode("evidence-bridge/key-id/v1\0");

@@ -72,6 +72,8 @@ export interface HostedDoubleOptions {
   researchCatalogPayload?: (offset: number, limit: number) => PyObject;
   /** See {@link TransportMode}; default the reference's (JSON, no sessions). */
   transport?: Partial<TransportMode>;
+  /** Extra files the site serves, by path without the leading slash (`integrations/scamshield/…`), over the data set's. */
+  files?: Record<string, Uint8Array>;
 }
 
 /**
@@ -170,10 +172,12 @@ class HostedDoubleServer implements HostedDouble {
   private readonly liveSessions = new Set<string>();
   private readonly initializedSessions = new Set<string>();
   readonly issuedSessions: string[] = [];
+  private readonly files: Map<string, Buffer>;
 
   constructor(opts: HostedDoubleOptions) {
     this.mode = { ...this.mode, ...opts.transport };
     this.data = new RecordedData(opts.dataRoot ?? doubleDataRoot());
+    this.files = new Map(Object.entries(opts.files ?? {}).map(([k, v]) => [k, Buffer.from(v)]));
     const recordedOrigin = this.data.recordedOrigin();
     const site = (opts.site ?? recordedOrigin).replace(/\/+$/, "");
     this.firstParty = opts.firstPartyOrigin ?? new URL(site).origin;
@@ -614,7 +618,7 @@ class HostedDoubleServer implements HostedDouble {
       path = "";
     }
     const allowed = /^(readings|integrations)\/[A-Za-z0-9._/-]+$/.test(path) && !path.split("/").includes("..");
-    const bytes = allowed && !st.missing.has(path) ? this.data.published(path) : undefined;
+    const bytes = allowed && !st.missing.has(path) ? (this.files.get(path) ?? this.data.published(path)) : undefined;
     if (!bytes) {
       const page = Buffer.from(htmlErrorPage(404, "Not Found"), "utf8");
       res.writeHead(404, { "Content-Type": "text/html", "Content-Length": String(page.length), Connection: "close" });

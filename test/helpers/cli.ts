@@ -1,6 +1,7 @@
 /** Running the CLI in process the way `runProcess` does, with captured streams. */
 import { Readable, Writable } from "node:stream";
 import { main, oneLine } from "../../bridge/cli/main.js";
+import { TEST_ENDPOINT_ENV } from "./test-env.js";
 
 /** A writable that keeps everything written to it; `isTTY` lets tests exercise terminal-only output. */
 export class Sink extends Writable {
@@ -21,6 +22,7 @@ export class Sink extends Writable {
 }
 
 export interface RunOptions {
+  /** The environment, over the test endpoints of test-env.ts (never the publisher's real addresses). */
   env?: NodeJS.ProcessEnv;
   /** Make stderr look like a terminal. */
   tty?: boolean;
@@ -42,7 +44,7 @@ export async function runCli(args: string[], opts: RunOptions = {}): Promise<Run
   const stdin = Readable.from(opts.stdin === undefined ? [] : [Buffer.from(opts.stdin)]);
   let code: number;
   try {
-    code = await main(args, { stdin, stdout, stderr, env: opts.env ?? {} });
+    code = await main(args, { stdin, stdout, stderr, env: { ...TEST_ENDPOINT_ENV, ...opts.env } });
   } catch (e) {
     stderr.write(`evidence-bridge: ${oneLine((e as Error).message)}\n`);
     code = (e as { exitCode?: number }).exitCode ?? 2;

@@ -1,6 +1,7 @@
 /** Starts an MCP server process as a client would and returns its initialize and tools/list answers. */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { childEnv } from "../helpers/test-env.js";
 
 export interface ProbeResult {
   server: { name: string; version: string } | undefined;
@@ -8,7 +9,7 @@ export interface ProbeResult {
 }
 
 export async function probeServer(command: string, args: string[], env: Record<string, string>): Promise<ProbeResult> {
-  const transport = new StdioClientTransport({ command, args, env: { PATH: process.env.PATH ?? "", ...env }, stderr: "pipe" });
+  const transport = new StdioClientTransport({ command, args, env: childEnv(env), stderr: "pipe" });
   const client = new Client({ name: "package-test", version: "1" });
   await client.connect(transport);
   try {

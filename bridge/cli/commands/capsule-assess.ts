@@ -15,18 +15,21 @@ import { CliError, type CliCommand, type CliContext } from "../context.js";
 import { loadPack, readMessageFile } from "./capsule-build.js";
 import { rememberPack } from "../pack-choice.js";
 import { withheldNote } from "../withheld-note.js";
+import { CAPSULE_OUTPUT_FLAGS, capsuleOutputHelp, capsuleOutputFlags, emitCapsule, promptForStdin } from "../capsule-output.js";
 
 /** Largest judgement read from stdin. */
 export const JUDGEMENT_MAX_BYTES = 262_144;
 
-const help = `usage: evidence-bridge [--pack FILE] [--home DIR] capsule assess --message-file FILE
-                      [--retain-message] [--supersede] < judgement.json
+const help = `usage: evidence-bridge [--pack FILE] [--home DIR] capsule assess --message-file FILE [--out FILE]
+         [--json] [--retain-message] [--supersede] < judgement.json
 
 Reads the client's judgement of one message (strict JSON, at most 256 KiB) from stdin, derives the whole
 scamshield-provenance/v1 assessment from the message and that judgement (message hash, IOCs, detector score and
 tier from the weight table, threat tier, pack match, assessment id; docs/assess.md), builds and verifies the
-Evidence Capsule, seals it into the private store and prints the capsule file (canonical JSON + newline).
+Evidence Capsule and seals it into the private store. The capsule file (canonical JSON + newline) goes to --out
+FILE (mode 0600) or to stdout when stdout is a pipe or with --json; on a terminal a one-screen summary instead.
 
+${capsuleOutputHelp(24)}
   --message-file FILE   the raw message (a regular file, UTF-8, at most 1 MiB); hashed and used, never
                         printed or written
   --retain-message      also seal the message text into the store
@@ -40,10 +43,16 @@ Exit status: 0 success; 2 any error (nothing on stdout, exactly one stderr line 
 `;
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { flags } = parseFlags(args, { "message-file": { type: "string" }, "retain-message": { type: "boolean" }, supersede: { type: "boolean" } }, false);
+  const { flags } = parseFlags(
+    args,
+    { "message-file": { type: "string" }, "retain-message": { type: "boolean" }, supersede: { type: "boolean" }, ...CAPSULE_OUTPUT_FLAGS },
+    false,
+  );
   const messageFile = flags["message-file"] as string | undefined;
   if (messageFile === undefined || messageFile === "") throw new CliError("--message-file: the raw message file is required");
   const { pack, resolved, config } = loadPack(ctx);
+  const output = capsuleOutputFlags(flags, config.home);
+  promptForStdin(ctx, "the judgement (JSON)");
   const raw = await readLimited(ctx.io.stdin, JUDGEMENT_MAX_BYTES, `judgement exceeds ${JUDGEMENT_MAX_BYTES} bytes`);
   if (raw.length === 0) throw new CliError("judgement: stdin is empty (the judgement JSON is read from stdin; docs/assess.md)");
   let judgement;
@@ -87,7 +96,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     throw new CliError(`store: ${(e as Error).message}`);
   }
   rememberPack(config, resolved);
-  await new Promise<void>((resolve, reject) => ctx.io.stdout.write(outcome.capsuleBytes, (err) => (err ? reject(err) : resolve())));
+  await emitCapsule(ctx, output, { id: outcome.capsuleId, bytes: outcome.capsuleBytes, stored: outcome.status === "already_recorded" ? "recorded" : "new", derivations: made }, config.home);
   if (outcome.status === "already_recorded") {
     const sealed = outcome.messageRetained ? "; its text is now sealed in the store" : "";
     ctx.io.stderr.write(`evidence-bridge: this message was already recorded as capsule ${outcome.capsuleId}; nothing new was built (use --supersede to record it again)${sealed}\n`);
@@ -104,5 +113,5 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
-const command: CliCommand = { help, run };
+const command: CliCommand = { summary: "raw message and your judgement: derive, build and seal a capsule", help, run };
 export default command;

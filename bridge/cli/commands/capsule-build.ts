@@ -22,17 +22,22 @@ import { configFrom } from "../config.js";
 import { assertOutsideDataDir } from "../outside-data-dir.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 import { withheldNote } from "../withheld-note.js";
+import { CAPSULE_OUTPUT_FLAGS, capsuleOutputHelp, capsuleOutputFlags, emitCapsule, promptForStdin } from "../capsule-output.js";
+import type { Derivation } from "../../../capsules/pipeline/derivation.js";
 
 /** Largest message file `--message-file` reads. */
 export const MESSAGE_FILE_MAX_BYTES = 1_048_576;
 
-const help = `usage: evidence-bridge [--pack FILE] [--home DIR] capsule build [--outbox DIR] [--message-file F]
-                      [--retain-message] [--no-store] [--producer-name N --producer-software S] < assessment.json
+const help = `usage: evidence-bridge [--pack FILE] [--home DIR] capsule build [--out FILE] [--json] [--outbox DIR]
+         [--message-file F] [--retain-message] [--no-store] [--producer-name N --producer-software S]
+         < assessment.json
 
 Reads one scamshield-provenance/v1 assessment (at most 1 MiB) from stdin, validates it strictly (closed shape,
-consistency with the intelligence pack, recomputed assessment_id), builds the Evidence Capsule v1, verifies it,
-seals it into the private store and prints the capsule file (canonical JSON + newline) on stdout.
+consistency with the intelligence pack, recomputed assessment_id), builds the Evidence Capsule v1, verifies it
+and seals it into the private store. The capsule file (canonical JSON + newline) goes to --out FILE (mode 0600)
+or to stdout when stdout is a pipe or with --json; on a terminal a one-screen summary is printed instead.
 
+${capsuleOutputHelp(27)}
   --outbox DIR             also write <content_sha256>.json (plaintext, mode 0600) into DIR (created 0700);
                            an identical existing file is success, a different one is an error; DIR may not
                            be inside the data directory (plaintext never lives there)
@@ -40,14 +45,15 @@ seals it into the private store and prints the capsule file (canonical JSON + ne
                            re-run on it; the text is never printed, logged or written
   --retain-message         seal the message text into the store as well (needs --message-file)
   --no-store               do not seal anything into the store
-
-An assessment whose assessment_id the store already holds under other bytes (re-serialised, or another producer
-block) is not stored again: the stored capsule is printed and a warning goes to stderr.
   --producer-name N        producer block of the capsule (default: evidence-bridge)
   --producer-software S    (default: evidence-bridge/<version>); --producer-name Palimpsest
-                           --producer-software evidence.scamshield/v1 reproduces the reference bridge byte for byte
+                           --producer-software evidence.scamshield/v1 reproduces the reference bridge
+                           byte for byte
 
-The intelligence pack is --pack FILE, EVIDENCE_BRIDGE_PACK, or intelligence-pack-v1.json in the data directory.
+An assessment whose assessment_id the store already holds under other bytes (re-serialised, or another producer
+block) is not stored again: the stored capsule is the output and a warning goes to stderr.
+
+The intelligence pack is --pack FILE, EVIDENCE_BRIDGE_PACK, or the data directory's own ('pack fetch').
 
 Exit status: 0 success; 2 any error (nothing on stdout, exactly one stderr line 'evidence-bridge: <reason>').
 `;
@@ -126,7 +132,7 @@ async function sealIntoStore(
   built: BuiltCapsule,
   message: { bytes: Uint8Array; sha256: string } | undefined,
   pack: IntelligencePack,
-): Promise<{ existing?: { id: string; bytes: Uint8Array }; withheld?: string }> {
+): Promise<{ existing?: { id: string; bytes: Uint8Array }; withheld?: string; made: ReadonlyMap<string, Derivation> }> {
   const { openOrCreateStore } = await import("../../../capsules/store/store.js");
   const { findRecorded } = await import("../../../capsules/store/recorded.js");
   try {
@@ -136,7 +142,7 @@ async function sealIntoStore(
     const existing = same.length > 0 ? { id: same[0], bytes: store.getCapsule(same[0]) } : undefined;
     if (existing === undefined) store.putCapsule(built);
     if (message) store.putMessage(message.bytes, message.sha256);
-    return { existing, withheld: withheldNote(made, built.id) };
+    return { existing, withheld: withheldNote(made, built.id), made };
   } catch (e) {
     throw new CliError(`store: ${(e as Error).message}`);
   }
@@ -152,6 +158,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
       "no-store": { type: "boolean" },
       "producer-name": { type: "string" },
       "producer-software": { type: "string" },
+      ...CAPSULE_OUTPUT_FLAGS,
     },
     false,
   );
@@ -165,7 +172,9 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   const producer = producerFrom(flags);
   const { pack, resolved, config } = loadPack(ctx);
   if (outbox !== undefined) assertOutsideDataDir(outbox, config.home, "--outbox");
+  const output = capsuleOutputFlags(flags, config.home);
 
+  promptForStdin(ctx, "one assessment (JSON)");
   const bytes = await readLimited(ctx.io.stdin, ASSESSMENT_MAX_BYTES, "assessment exceeds 1 MiB");
   const message = messageFile === undefined ? undefined : readMessageFile(messageFile);
 
@@ -179,16 +188,18 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   let capsuleBytes = built.bytes;
   let id = built.id;
   let warning: string | undefined;
+  let derivations: ReadonlyMap<string, Derivation> | undefined;
 
   if (!noStore) {
     const assessmentId = built.intake.assessmentId;
-    const { existing, withheld } = await sealIntoStore(config, built, retain && message ? { bytes: message.bytes, sha256: built.intake.messageSha256 } : undefined, pack);
+    const { existing, withheld, made } = await sealIntoStore(config, built, retain && message ? { bytes: message.bytes, sha256: built.intake.messageSha256 } : undefined, pack);
     if (existing !== undefined) {
       id = existing.id;
       capsuleBytes = existing.bytes;
       warning = `evidence-bridge: warning: assessment ${assessmentId} was already recorded as capsule ${id} (other bytes); printing the stored capsule, nothing new was queued\n`;
     }
     warning = withheld ?? warning;
+    derivations = made;
     rememberPack(config, resolved);
   }
   if (outbox !== undefined) {
@@ -200,10 +211,11 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
       throw e;
     }
   }
-  await new Promise<void>((resolve, reject) => ctx.io.stdout.write(capsuleBytes, (err) => (err ? reject(err) : resolve())));
+  const stored = noStore ? "none" : id === built.id ? "new" : "recorded";
+  await emitCapsule(ctx, output, { id, bytes: capsuleBytes, stored, derivations }, config.home);
   if (warning !== undefined) ctx.io.stderr.write(warning);
   return 0;
 }
 
-const command: CliCommand = { help, summary: "assessment on stdin: validate, build, self-verify and seal a capsule; capsule on stdout", run };
+const command: CliCommand = { help, summary: "assessment on stdin: validate, build, verify and seal a capsule", run };
 export default command;

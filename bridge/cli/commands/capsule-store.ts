@@ -81,7 +81,7 @@ installation's key: a missing, invalid, moved or swapped receipt is named on std
   },
 };
 
-export const open: CliCommand = {
+export const open: CliCommand = { summary: "print a stored capsule file (plaintext) to stdout",
   help: `usage: evidence-bridge capsule open ID
 
 Prints the stored capsule file (plaintext, exactly as it was stored) to stdout. ID is the content_sha256 or a
@@ -96,7 +96,7 @@ unique prefix of at least 6 hexadecimal digits. For the owner only: the capsule 
 };
 
 
-export const exportCmd: CliCommand = {
+export const exportCmd: CliCommand = { summary: "verify a stored capsule and write a plaintext copy to FILE (0600)",
   help: `usage: evidence-bridge capsule export ID --out FILE [--artifact-root DIR]
 
 Verifies the stored capsule, then writes a plaintext copy to FILE (mode 0600, created atomically; an existing
@@ -140,7 +140,7 @@ function cacheOnImport(ctx: CliContext, store: SealedStore): void {
   cacheDerivationsOnPut(store, pack);
 }
 
-export const importCmd: CliCommand = {
+export const importCmd: CliCommand = { summary: "verify capsule files from elsewhere and seal them into the store",
   help: `usage: evidence-bridge capsule import FILE... [--artifact-root DIR]
 
 Verifies each capsule file with the Evidence Capsule v1 verifier, then seals all of them into the store (keys

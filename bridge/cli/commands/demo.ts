@@ -5,7 +5,7 @@
  * candidate exactly as `review show` prints it by default (it runs that command on the store). The temporary store
  * is removed afterwards unless --keep is given; then it holds the synthetic pack as its own pack.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -21,6 +21,7 @@ import { parseFlags } from "../args.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 
 const help = `usage: evidence-bridge demo [--keep]
+       evidence-bridge demo --examples DIR
 
 Runs the whole private pipeline on the synthetic example in examples/synthetic/ (a fictitious message, its
 scamshield-provenance/v1 assessment and a small synthetic intelligence pack, all written by this project):
@@ -30,7 +31,21 @@ your own data directory is not touched.
 
   --keep    keep the temporary data directory (with the synthetic pack installed as its own pack) and print
             the commands to try on it: capsule list, feed, review list and review show work there as written
+  --examples DIR
+            only copy the synthetic example files into DIR (a new directory): assessment.json, message.txt,
+            judgement.json, intelligence-pack.json and regional-index.json, to try the README's commands on
 `;
+
+/** The synthetic example files `demo --examples` copies (all written by this project; nothing private). */
+export const EXAMPLE_FILES = ["assessment.json", "message.txt", "judgement.json", "intelligence-pack.json", "regional-index.json"] as const;
+
+function copyExamples(from: string, to: string, ctx: CliContext): number {
+  if (existsSync(to)) throw new CliError(`demo --examples: ${to} already exists; name a new directory`);
+  mkdirSync(to, { recursive: true });
+  for (const f of EXAMPLE_FILES) copyFileSync(join(from, f), join(to, f));
+  ctx.io.stdout.write(`${EXAMPLE_FILES.map((f) => `${join(to, f)}\n`).join("")}`);
+  return 0;
+}
 
 /** How the user invoked us, for the "try next" lines: the checkout's bundle under npm run, else the bin name. */
 function invocation(env: NodeJS.ProcessEnv): string {
@@ -52,8 +67,13 @@ async function capture(command: CliCommand, args: string[], ctx: CliContext, hom
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
-  const { flags } = parseFlags(args, { keep: { type: "boolean" } }, false);
+  const { flags } = parseFlags(args, { keep: { type: "boolean" }, examples: { type: "string" } }, false);
   const dir = join(packageRoot(), "examples", "synthetic");
+  if (flags.examples !== undefined) {
+    if (flags.keep === true) throw new CliError("demo: --examples and --keep do not go together");
+    if (flags.examples === "") throw new CliError("demo --examples: a directory is required");
+    return copyExamples(dir, flags.examples as string, ctx);
+  }
   const packBytes = readPackBytes(join(dir, "intelligence-pack.json"));
   const pack = loadPack(packBytes);
   const assessmentBytes = readFileSync(join(dir, "assessment.json"));
@@ -114,5 +134,5 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   }
   return 0;
 }
-const command: CliCommand = { help, summary: "run the whole private pipeline on the synthetic example (no network, no setup)", run };
+const command: CliCommand = { help, summary: "run the private pipeline on the synthetic example (no network)", run };
 export default command;

@@ -8,8 +8,10 @@ import { lstatSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describeKeys } from "../../../src/crypto/keys.js";
 import { configuredPackPath, loadPackFile } from "../../../published/pack/file.js";
+import { PINNED_PACK } from "../../../published/pack/pinned.js";
 import type { Config } from "../../../src/config.js";
 import { formatDrift } from "../../upstream/schema-drift.js";
+import { endpointText } from "../../mcp/banner.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import type { CliCommand, CliContext } from "../context.js";
@@ -18,9 +20,11 @@ const help = `usage: evidence-bridge doctor [--json] [--index FILE]...
 
 Checks the configuration (flags over environment over defaults), the data directory and key files (modes and
 fingerprints), the mode of every directory (0700) and file (0600) under the data directory, each stored capsule's
-receipt against its capsule, the intelligence pack (version, digest), and, when --mcp-url is configured, that the hosted tool
-server answers initialize and tools/list, reporting schema drift against the pinned tool schemas.
-Never prints secrets. Exit 0 when no check failed, 1 otherwise ("not configured" is not a failure).
+receipt against its capsule, the intelligence pack (version, digest), and that the hosted tool server in use (the
+publisher's default unless --mcp-url or EVIDENCE_BRIDGE_MCP_URL names another) answers initialize and
+tools/list, reporting schema drift against the pinned tool schemas; with --offline nothing is contacted.
+Shows the endpoints in use and whether they are the defaults. Never prints secrets. Exit 0 when no check
+failed, 1 otherwise ("not-configured" and "offline" are not failures).
 
   --json          print the checks as JSON
   --index FILE    also check a regional captured-news index file and say which profile it uses (the
@@ -28,11 +32,21 @@ Never prints secrets. Exit 0 when no check failed, 1 otherwise ("not configured"
                   repeatable
 `;
 
-type Status = "ok" | "warn" | "fail" | "not-configured";
+type Status = "ok" | "warn" | "fail" | "not-configured" | "offline";
+interface Endpoint {
+  /** The URL chosen (used unless offline). */
+  url: string;
+  /** True when it is the publisher's default (no flag or environment variable set it). */
+  default: boolean;
+  /** False when offline: nothing is sent to it. */
+  in_use: boolean;
+}
 interface Check {
   check: string;
   status: Status;
   detail: string[];
+  /** On the configuration check: the endpoints in use (`doctor --json`). */
+  endpoints?: { offline: boolean; hosted_tool_server: Endpoint; published_files: Endpoint };
 }
 
 function mode(path: string): string | undefined {
@@ -49,12 +63,17 @@ function configuration(config: Config): Check {
     status: "ok",
     detail: [
       `data directory   ${config.home}`,
-      `hosted server    ${config.mcpUrl ?? "not configured (public tools answer 'not configured')"}`,
-      `published base   ${config.baseUrl ?? "not configured"}`,
+      `hosted server    ${endpointText(config.mcpUrl, config.chosen.mcpUrl, config.defaults.mcpUrl, "public tools answer 'offline'")}`,
+      `published base   ${endpointText(config.baseUrl, config.chosen.baseUrl, config.defaults.baseUrl, "readings and pack downloads are off")}`,
       `pack file        ${config.packFile ?? "default (intelligence-pack-v1.json in the data directory)"}`,
       `timeout          ${config.timeoutMs} ms`,
       `passphrase mode  ${config.passphrase !== undefined ? "EVIDENCE_BRIDGE_PASSPHRASE is set" : "off (key files)"}`,
     ],
+    endpoints: {
+      offline: config.offline,
+      hosted_tool_server: { url: config.chosen.mcpUrl, default: config.defaults.mcpUrl, in_use: !config.offline },
+      published_files: { url: config.chosen.baseUrl, default: config.defaults.baseUrl, in_use: !config.offline },
+    },
   };
 }
 
@@ -148,7 +167,7 @@ async function receipts(config: Config): Promise<Check> {
 
 function pack(config: Config): Check {
   const file = configuredPackPath(config);
-  if (file === undefined) return { check: "intelligence pack", status: "not-configured", detail: ["no pack configured (--pack FILE, EVIDENCE_BRIDGE_PACK, or intelligence-pack-v1.json in the data directory)"] };
+  if (file === undefined) return { check: "intelligence pack", status: "not-configured", detail: [`no pack in the data directory: run 'evidence-bridge pack fetch' to install the pinned published pack ${PINNED_PACK.version} (sha256 ${PINNED_PACK.sha256})`] };
   try {
     const p = loadPackFile(file);
     return {
@@ -162,7 +181,7 @@ function pack(config: Config): Check {
 }
 
 async function upstream(config: Config): Promise<Check> {
-  if (config.mcpUrl === undefined) return { check: "hosted tool server", status: "not-configured", detail: ["no --mcp-url / EVIDENCE_BRIDGE_MCP_URL"] };
+  if (config.mcpUrl === undefined) return { check: "hosted tool server", status: "offline", detail: ["offline (--offline or EVIDENCE_BRIDGE_OFFLINE): not contacted"] };
   const { HostedClient } = await import("../../upstream/hosted-client.js");
   const client = new HostedClient({ mcpUrl: config.mcpUrl, timeoutMs: Math.min(config.timeoutMs, 15_000), diagnostics: () => {} });
   try {
@@ -225,5 +244,5 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   return checks.some((c) => c.status === "fail") ? 1 : 0;
 }
 
-const command: CliCommand = { help, summary: "check configuration, data directory, keys, pack, upstream reachability and schema drift", run };
+const command: CliCommand = { help, summary: "check configuration, endpoints, keys, pack, upstream, schema drift", run };
 export default command;

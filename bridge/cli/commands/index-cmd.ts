@@ -196,5 +196,5 @@ async function runExport(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
-export const validate: CliCommand = { help: validateHelp, run: runValidate };
-export const exportCmd: CliCommand = { help: exportHelp, run: runExport };
+export const validate: CliCommand = { summary: "check regional captured-news index files (either profile)", help: validateHelp, run: runValidate };
+export const exportCmd: CliCommand = { summary: "write a conforming regional index as CSV or JSON Lines", help: exportHelp, run: runExport };

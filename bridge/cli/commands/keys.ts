@@ -59,7 +59,7 @@ function describeJson(home: string, d: KeyDescription): string {
 }
 
 export const init: CliCommand = {
-  summary: "create the store key, the signing key and optionally a reviewer or group key",
+  summary: "create the store and signing keys, or a reviewer or group key",
   help: `usage: evidence-bridge keys init [--reviewer NAME | --group NAME]
 
 Creates, under the data directory (mode 0700), a random 32-byte store key and an Ed25519 signing key in files
@@ -131,7 +131,7 @@ async function registeredReviewers(home: string): Promise<{ name: string; finger
   }
 }
 
-export const trust: CliCommand = {
+export const trust: CliCommand = { summary: "register another reviewer's Ed25519 key under NAME",
   help: `usage: evidence-bridge keys trust FINGERPRINT --name NAME
 
 Registers another reviewer's Ed25519 key (FINGERPRINT: ed25519:<64 hex>, as 'keys init --reviewer' printed it on

@@ -1,5 +1,5 @@
 /**
- * `pack verify [FILE] [--json]`, `pack install FILE`, `pack fetch --sha256 HEX`, `pack signals` and
+ * `pack verify [FILE] [--json]`, `pack install FILE`, `pack fetch [--sha256 HEX]`, `pack signals` and
  * `pack match [--signals a,b] < message.txt` (product.md §4, §5): check an intelligence pack fail-closed
  * (assessment-v1 §3), install it as the data directory's own pack (published/pack/home-pack.ts), list its signal
  * vocabulary, and match one message against it locally (§4). The message text and matched fragments are never
@@ -10,6 +10,8 @@ import { PackError } from "../../../published/pack/errors.js";
 import { readPackBytes } from "../../../published/pack/file.js";
 import { loadPack, MAX_PACK_BYTES } from "../../../published/pack/load.js";
 import { installPack } from "../../../published/pack/home-pack.js";
+import { PINNED_PACK } from "../../../published/pack/pinned.js";
+import { DEFAULT_BASE_URL } from "../../../src/config.js";
 import { packSignals, unknownSignals } from "../../../published/pack/signals.js";
 import { signalSet } from "../../../published/pack/match.js";
 import { assessProvenance } from "../../../published/pack/provenance.js";
@@ -54,14 +56,20 @@ A data directory that already has a different pack is left alone unless --replac
   --replace  replace the data directory's pack with FILE
 `;
 
-const fetchHelp = `usage: evidence-bridge --base-url URL pack fetch --sha256 HEX [--name NAME] [--replace]
+const fetchHelp = `usage: evidence-bridge pack fetch [--replace]
+       evidence-bridge pack fetch --sha256 HEX [--name NAME] [--replace]
 
-Downloads {base_url}/integrations/NAME/intelligence-pack-v1.json (NAME defaults to "pack"), checks that its
-SHA-256 is HEX and that it passes 'pack verify', and installs it into the data directory (see 'pack install').
-Nothing is installed when the digest differs. Needs --base-url or EVIDENCE_BRIDGE_BASE_URL.
+Downloads the intelligence pack from the published files and installs it into the data directory (see
+'pack install'). With no arguments: the pack this release pins, ${PINNED_PACK.version} from
+{base_url}/${PINNED_PACK.path}, accepted only with sha256
+${PINNED_PACK.sha256};
+a server file with another digest is refused, naming both. With --sha256:
+{base_url}/integrations/NAME/intelligence-pack-v1.json, accepted only with the digest you were given.
+Either way the pack must pass 'pack verify', and nothing is installed otherwise. {base_url} is the publisher's
+${DEFAULT_BASE_URL} unless --base-url or EVIDENCE_BRIDGE_BASE_URL names another; refused with --offline.
 
-  --sha256 HEX  the digest you were given for the pack (64 hex digits); required
-  --name NAME   the <pack> path segment of the published pack (default: pack)
+  --sha256 HEX  a digest you were given for another published pack (64 hex digits)
+  --name NAME   with --sha256: the <pack> path segment (default: scamshield)
   --replace     replace a different pack already in the data directory
 `;
 
@@ -214,19 +222,22 @@ async function runFetch(args: string[], ctx: CliContext): Promise<number> {
   const { flags, positionals } = parseFlags(args, { sha256: { type: "string" }, name: { type: "string" }, replace: { type: "boolean" } });
   if (positionals.length > 0) throw new CliError("pack fetch: no positional arguments (see --help)");
   const want = flags.sha256 as string | undefined;
-  if (want === undefined) throw new CliError("pack fetch: --sha256 HEX is required (the digest you were given for the pack)");
-  if (!/^[0-9a-fA-F]{64}$/.test(want)) throw new CliError("--sha256: expected 64 hex digits");
+  if (want !== undefined && !/^[0-9a-fA-F]{64}$/.test(want)) throw new CliError("--sha256: expected 64 hex digits");
+  if (want === undefined && flags.name !== undefined) throw new CliError("pack fetch: --name needs --sha256 HEX (the pinned pack has its own path)");
   const config = configFrom(ctx);
-  if (config.baseUrl === undefined) throw new CliError("pack fetch: no published files base URL: pass --base-url URL or set EVIDENCE_BRIDGE_BASE_URL");
-  const { downloadPack } = await import("../../upstream/pack-download.js");
-  const got = await downloadPack({ baseUrl: config.baseUrl, name: (flags.name as string | undefined) ?? "pack", timeoutMs: config.timeoutMs });
+  if (config.baseUrl === undefined) throw new CliError("pack fetch: offline (--offline or EVIDENCE_BRIDGE_OFFLINE): nothing is downloaded; run 'evidence-bridge pack fetch' without it");
+  const { downloadPack, downloadPinnedPack } = await import("../../upstream/pack-download.js");
+  const got =
+    want === undefined
+      ? await downloadPinnedPack({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs })
+      : await downloadPack({ baseUrl: config.baseUrl, name: (flags.name as string | undefined) ?? "scamshield", timeoutMs: config.timeoutMs });
   if (!got.ok) throw new CliError(`pack fetch: ${got.url ?? "the pack"}: ${got.reason}; nothing was installed`);
   const { sha256Hex } = await import("../../../src/hash.js");
   const have = sha256Hex(got.bytes);
-  if (have !== want.toLowerCase()) {
+  if (want !== undefined && have !== want.toLowerCase()) {
     throw new CliError(`pack fetch: ${got.url} has sha256 ${have}, expected ${want.toLowerCase()}; nothing was installed`);
   }
-  ctx.io.stderr.write(`pack fetch: ${got.url}: ${got.bytes.length} bytes, sha256 ${have} as expected\n`);
+  ctx.io.stderr.write(`pack fetch: ${got.url}: ${got.bytes.length} bytes, sha256 ${have} as ${want === undefined ? "pinned" : "expected"}\n`);
   return installBytes(ctx, got.bytes, flags.replace === true, "fetch");
 }
 
@@ -249,5 +260,5 @@ async function runSignals(args: string[], ctx: CliContext): Promise<number> {
 export const verify: CliCommand = { help: verifyHelp, summary: "check an intelligence pack fail-closed; print version, digest and counts", run: runVerify };
 export const match: CliCommand = { help: matchHelp, summary: "match one message on stdin against the pack locally (hypotheses as JSON)", run: runMatch };
 export const install: CliCommand = { help: installHelp, summary: "check a pack and make it the data directory's own pack", run: runInstall };
-export const fetch: CliCommand = { help: fetchHelp, summary: "download the published pack, check its digest and install it", run: runFetch };
+export const fetch: CliCommand = { help: fetchHelp, summary: "download the pinned published pack, check its digest and install it", run: runFetch };
 export const signals: CliCommand = { help: signalsHelp, summary: "list the signal names the pack's indicators use", run: runSignals };

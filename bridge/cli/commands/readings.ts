@@ -20,9 +20,9 @@ order, revisions); then the final count.
 
   --manifest FILE     the manifest (china-econ-observations-latest.json), at most ${MAX_MANIFEST_BYTES} bytes
   --ledger FILE       the ledger (china-econ-observations.jsonl), at most ${MAX_LEDGER_BYTES} bytes
-  --pinned-base URL   the published base the manifest must pin its URLs to; default: the configured
-                      --base-url, else the base the manifest declares for the ledger (then only consistency
-                      is checked)
+  --pinned-base URL   the published base the manifest must pin its URLs to; default: --base-url or
+                      EVIDENCE_BRIDGE_BASE_URL when set, else the base the manifest declares for the
+                      ledger (then only consistency is checked)
   --json              print the result as JSON
 
 A matching digest proves byte consistency with the manifest only; it does not authenticate the publisher.
@@ -31,7 +31,11 @@ Exit status: 0 verified, 1 a check failed (the message names it), 2 a file canno
 `;
 
 function pinnedBase(value: string | undefined, ctx: CliContext): string | undefined {
-  if (value === undefined) return configFrom(ctx).baseUrl;
+  if (value === undefined) {
+    // Only a base the user set pins the manifest; the publisher's default does not change what is checked.
+    const config = configFrom(ctx);
+    return config.defaults.baseUrl ? undefined : config.chosen.baseUrl;
+  }
   let url: URL;
   try {
     url = new URL(value);
@@ -69,4 +73,4 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   return result.ok ? 0 : 1;
 }
 
-export const checkLedger: CliCommand = { help, run };
+export const checkLedger: CliCommand = { summary: "check a copy of the economic ledger against its manifest", help, run };

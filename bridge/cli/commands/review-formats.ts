@@ -5,6 +5,7 @@
 import type { LogVerification } from "../../../capsules/review/log.js";
 import type { ExportOutcome } from "../../../capsules/review/export-lines.js";
 import type { SealedStore } from "../../../capsules/store/store.js";
+import type { ReleasedValue } from "../../../capsules/release/index.js";
 import {
   buildFormatExport,
   checkCeiling,
@@ -41,7 +42,8 @@ export const FORMAT_FLAGS = {
 
 export const FORMAT_HELP = `  --format jsonl|stix|misp|csv   jsonl (default): the signed lines above. stix: one STIX 2.1 bundle (FILE).
                 misp: a MISP feed directory (--out DIR: manifest.json + one event file per lead, events
-                unpublished). csv: one row per lead. None of them carries an IOC value (counts only).
+                unpublished). csv: one row per lead. None of them carries an IOC value (counts only) but
+                those reviewers released ('review release'): every format carries each released value.
   --tlp clear|green|amber|amber+strict|red   the TLP 2.0 marking of stix, misp and csv (default amber+strict);
                 refused when it shares more widely than the store's ceiling ('review max-tlp', default
                 amber+strict)
@@ -103,6 +105,7 @@ export function writeMarkedExport(
   pack: IntelligencePack,
   log: LogVerification,
   result: ExportOutcome,
+  released?: ReadonlyMap<string, readonly ReleasedValue[]>,
 ): string[] {
   const home = configFrom(ctx).home;
   const key = readInstallationPublicKey(home);
@@ -110,7 +113,7 @@ export function writeMarkedExport(
   const since = log.records[0]?.record.decided_at ?? "1970-01-01T00:00:00Z";
   let built;
   try {
-    built = buildFormatExport(store, pack, result.lines, { ...choice, producer: { fingerprint: key.fingerprint, since } });
+    built = buildFormatExport(store, pack, result.lines, { ...choice, producer: { fingerprint: key.fingerprint, since }, released });
   } catch (e) {
     if (e instanceof FormatExportError) throw new CliError(`review export: ${e.message}`);
     throw e;

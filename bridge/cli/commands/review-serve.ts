@@ -26,7 +26,7 @@ NAME, or the only one), exactly as 'review approve|reject|defer' do. It never sh
 Requests with another Host or Origin, cross-site requests, requests without the token and decisions without their
 form's CSRF token are refused. Stop with Ctrl-C or by ending stdin (Ctrl-D).`;
 
-const command: CliCommand = {
+const command: CliCommand = { summary: "serve the local review page on 127.0.0.1 with a session token",
   help,
   async run(args, ctx) {
     const { flags, positionals } = parseFlags(args, { port: { type: "string" }, reviewer: { type: "string" }, host: { type: "string" } });

@@ -52,6 +52,10 @@ import { configFrom } from "../config.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 import { readNamedInput, stdinAtMostOnce } from "../named-input.js";
 import { FORMAT_FLAGS, FORMAT_HELP, formatChoice, writeMarkedExport } from "./review-formats.js";
+import { DEFAULT_RELEASE_KINDS, parseReleaseKinds, readReleaseKinds, releasedValues, ReleaseError, writeReleaseKinds } from "../../../capsules/release/index.js";
+import { FormatExportError, guardedReleaseLines } from "../../../capsules/exports/index.js";
+import { IOC_KINDS, type IocKind } from "../../../published/pack/vocabulary.js";
+import { unverifiableExportFormat } from "../../../capsules/review/export-format.js";
 
 const SHORT = 12;
 /** Largest export file `verify-export` reads. */
@@ -65,7 +69,7 @@ async function guarded<T>(command: string, body: () => Promise<T>): Promise<T> {
     return await body();
   } catch (e) {
     if (e instanceof CliError) throw e;
-    if (e instanceof ReviewError || e instanceof StoreError || e instanceof KeyError || e instanceof PackError) {
+    if (e instanceof ReviewError || e instanceof StoreError || e instanceof KeyError || e instanceof PackError || e instanceof ReleaseError || e instanceof FormatExportError) {
       throw new CliError(`${command}: ${e.message}`);
     }
     if (e instanceof Error && /^(SealError|SafeWriteError|DataDirError)$/.test(e.name)) throw new CliError(`${command}: ${e.message}`);
@@ -190,7 +194,7 @@ function parseStatus(v: unknown): ReviewStatus | undefined {
   throw new CliError(`review list: --status: expected one of ${REVIEW_STATUSES.join(", ")}`);
 }
 
-export const list: CliCommand = {
+export const list: CliCommand = { summary: "the review queue: status, tiers, families, IOC counts, age",
   help: `usage: evidence-bridge [--home DIR] [--pack FILE] review list [--status STATE] [--json]
                       [--include-typology-matches] [--include-clean]
 
@@ -298,7 +302,7 @@ export function reasons(e: QueueEntry, hiddenTypologyMatches: number): string[] 
   return out;
 }
 
-export const show: CliCommand = {
+export const show: CliCommand = { summary: "one candidate: status, digest, reasons, decisions, the candidate",
   help: `usage: evidence-bridge [--home DIR] [--pack FILE] review show ID [--json] [--include-typology-matches]
                       [--include-clean]
 
@@ -366,6 +370,7 @@ function decisionCommand(verb: ReviewVerb): CliCommand {
   const decision = VERB_DECISIONS[verb];
   const command = `review ${verb}`;
   return {
+    summary: `record ${decision} for a capsule's current candidate`,
     help: `usage: evidence-bridge [--home DIR] [--pack FILE] review ${verb} ID --note TEXT [--reviewer NAME]
                       [--include-typology-matches] [--include-clean]
 
@@ -471,7 +476,7 @@ Exit status: 0 intact; 1 the log is broken (stderr names the first bad record); 
 
 // ---- review export --------------------------------------------------------------------------------------------
 
-export const exportCmd: CliCommand = {
+export const exportCmd: CliCommand = { summary: "write approved candidates with their signed decisions to FILE",
   help: `usage: evidence-bridge [--home DIR] [--pack FILE] review export --out FILE [--format jsonl|stix|misp|csv]
                       [--tlp LEVEL] [--marking-profile oasis|opencti] [--distribution N]
 
@@ -505,11 +510,15 @@ ${FORMAT_HELP}`,
       } finally {
         p.clear();
       }
+      // Released IOC values of the exported candidates (capsules/release): carried by every format.
+      const released = releasedValues(config.home, store, new Map(result.exported.map((x) => [x.candidate_sha256, x.capsule_sha256])));
+      const releasedNote = [...released.values()].flat().map((r) => `  released: ${r.kind} #${r.index} of capsule ${r.capsule_sha256} by ${r.records.length} reviewer${r.records.length === 1 ? "" : "s"}`);
       if (marked !== undefined) {
-        await write(ctx, `${writeMarkedExport(ctx, marked, out, store, pack, log, result).join("\n")}\n`);
+        await write(ctx, `${[...writeMarkedExport(ctx, marked, out, store, pack, log, result, released), ...releasedNote].join("\n")}\n`);
         return 0;
       }
-      const all = result.checkpoint === undefined ? result.lines : [...result.lines, result.checkpoint];
+      const releaseLines = guardedReleaseLines(store, pack, released);
+      const all = [...result.lines, ...releaseLines, ...(result.checkpoint === undefined ? [] : [result.checkpoint])];
       const bytes = Buffer.concat(all.map((l) => Buffer.from(l.buffer, l.byteOffset, l.length)));
       try {
         writeOutputFile(out, bytes);
@@ -524,23 +533,37 @@ ${FORMAT_HELP}`,
           ? `exported ${candidates} approved candidate${candidates === 1 ? "" : "s"} to ${out}`
           : `exported ${candidates} approved candidate${candidates === 1 ? "" : "s"} (${result.exported.length} approval lines, ${result.policy.approvals} approvals required) to ${out}`;
       const pending = result.pending.map((x) => `  pending: ${x.capsule_sha256} candidate ${x.candidate_sha256.slice(0, SHORT)}: ${approvalsText(x.approvals)}`);
-      await write(ctx, [head, ...lines, ...pending].join("\n") + "\n");
+      await write(ctx, [head, ...lines, ...pending, ...releasedNote].join("\n") + "\n");
       return 0;
     });
   },
 };
 
+function releaseKindsFlag(text: string): IocKind[] {
+  try {
+    return parseReleaseKinds(text);
+  } catch (e) {
+    if (e instanceof ReleaseError) throw new CliError(`review policy: ${e.message}`);
+    throw e;
+  }
+}
+
 // ---- review policy --------------------------------------------------------------------------------------------
 
 export const policy: CliCommand = {
-  help: `usage: evidence-bridge [--home DIR] review policy [--approvals N] [--json]
+  help: `usage: evidence-bridge [--home DIR] review policy [--approvals N] [--release KINDS] [--json]
 
 Shows the review policy, or with --approvals N (1 to ${MAX_APPROVALS}) sets it: how many distinct reviewer keys must
-approve the same candidate digest before 'review export' writes it (four-eyes: --approvals 2). The default is 1.
-The policy is kept in the store (store/${"review-policy.json"}), signed with the installation key: an edited file is
-refused, never read as the default. A rejection by any reviewer keeps a candidate out of the export.`,
+approve the same candidate digest before 'review export' writes it (four-eyes: --approvals 2), and how many must
+release an IOC value before exports carry it ('review release'). The default is 1.
+--release KINDS sets which IOC kinds may be released as values (a comma-separated list of ${IOC_KINDS.join(", ")}, or
+none); the default is channels,urls,wallets: phones, e-mails and handles (often a recruited mule's or a victim's)
+leave only as match tokens unless the policy names them.
+Both are kept in the store (store/${"review-policy.json"}, store/release-policy.json), signed with the installation
+key: an edited file is refused, never read as the default. A rejection by any reviewer keeps a candidate out of
+the export.`,
   async run(args, ctx) {
-    const { flags, positionals } = parseFlags(args, { approvals: { type: "string" }, json: { type: "boolean" } });
+    const { flags, positionals } = parseFlags(args, { approvals: { type: "string" }, release: { type: "string" }, json: { type: "boolean" } });
     if (positionals.length > 0) throw new CliError(`review policy: unexpected argument ${JSON.stringify(positionals[0])}`);
     let wanted: number | undefined;
     if (flags.approvals !== undefined) {
@@ -552,17 +575,21 @@ refused, never read as the default. A rejection by any reviewer keeps a candidat
     return guarded("review policy", async () => {
       const config = configFrom(ctx);
       const store = await openExisting(ctx, "review policy");
-      if (wanted !== undefined) {
+      const releaseKinds = typeof flags.release === "string" ? releaseKindsFlag(flags.release) : undefined;
+      if (wanted !== undefined || releaseKinds !== undefined) {
         if (store === undefined) throw new CliError(`review policy: no store in ${config.home} yet: build or import a capsule, or run 'evidence-bridge keys init'`);
-        writeReviewPolicy(store, { approvals: wanted });
+        if (wanted !== undefined) writeReviewPolicy(store, { approvals: wanted });
+        if (releaseKinds !== undefined) writeReleaseKinds(store, releaseKinds);
       }
       const current = store === undefined ? DEFAULT_POLICY : readReviewPolicy(store);
+      const kinds = store === undefined ? DEFAULT_RELEASE_KINDS : readReleaseKinds(store);
       if (flags.json) {
-        await write(ctx, `${JSON.stringify({ approvals: current.approvals, path: store === undefined ? null : policyPath(store) }, null, 2)}\n`);
+        await write(ctx, `${JSON.stringify({ approvals: current.approvals, release: kinds, path: store === undefined ? null : policyPath(store) }, null, 2)}\n`);
         return 0;
       }
       const what = current.approvals === 1 ? "1 approval" : `${current.approvals} approvals by distinct reviewer keys`;
-      await write(ctx, `review policy: ${what} per candidate digest before export${wanted === undefined ? "" : " (set)"}\n`);
+      const set = wanted === undefined && releaseKinds === undefined ? "" : " (set)";
+      await write(ctx, `review policy: ${what} per candidate digest before export${set}\nrelease policy: ${kinds.length === 0 ? "no kind" : kinds.join(", ")} may be released as values, each by ${current.approvals} reviewer${current.approvals === 1 ? "" : "s"}\n`);
       return 0;
     });
   },
@@ -594,7 +621,8 @@ compared out of band. Valid signatures by keys not on the list are reported as u
 --after OLDER checks that the log of FILE extends the log of an OLDER export of the same installation (same
 records at the same positions): a log rolled back or rewritten between the two exports fails.
 Needs no store, pack or keys. Files must be regular files of at most 256 MiB (a link, FIFO, device or directory is
-refused at once, naming what it is); FILE or OLDER '-' reads that export from stdin.
+refused at once, naming what it is); FILE or OLDER '-' reads that export from stdin. A STIX 2.1, MISP or CSV export
+carries no signed decisions: it is named in one line (exit 1).
 
 Exit status: 0 every line and the checkpoint verify with pinned keys; 1 otherwise (each problem is named);
 2 usage or read errors.`,
@@ -605,6 +633,13 @@ Exit status: 0 every line and the checkpoint verify with pinned keys; 1 otherwis
       const trust = typeof flags.trust === "string" ? parseTrustList(flags.trust) : undefined;
       stdinAtMostOnce([positionals[0], flags.after as string | undefined], "review verify-export");
       const bytes = await readNamedInput(ctx, positionals[0], { maxBytes: EXPORT_MAX_BYTES }, (f) => readExportFile(f));
+      const other = unverifiableExportFormat(bytes);
+      if (other !== undefined) {
+        throw new CliError(
+          `review verify-export: ${positionals[0]} is ${other}; only the JSON Lines export ('review export', the default --format jsonl) carries the signed decisions this command verifies`,
+          1,
+        );
+      }
       const after =
         typeof flags.after === "string" ? await readNamedInput(ctx, flags.after, { maxBytes: EXPORT_MAX_BYTES }, (f) => readExportFile(f, "review verify-export: --after")) : undefined;
       const report = verifyExportBytes(bytes, { trust, after });
@@ -613,7 +648,9 @@ Exit status: 0 every line and the checkpoint verify with pinned keys; 1 otherwis
         return report.ok ? 0 : 1;
       }
       const lines = report.lines.map((l) =>
-        l.ok
+        l.ok && l.release !== undefined
+          ? `line ${l.line}: ok: released ${l.release.kind} #${l.release.index} of capsule ${l.capsule_sha256} candidate ${l.candidate_sha256!.slice(0, SHORT)}, by ${l.release.reviewers.length} reviewer${l.release.reviewers.length === 1 ? "" : "s"} (${l.release.reviewers.map((r) => r.name).join(", ")})`
+          : l.ok
           ? `line ${l.line}: ok: capsule ${l.capsule_sha256} candidate ${l.candidate_sha256!.slice(0, SHORT)} approved by ${l.reviewer!.name} (${l.reviewer!.fingerprint}) at ${l.decided_at}`
           : `line ${l.line}: ${l.unpinned ? "UNPINNED" : "FAILED"}: ${l.problem}`,
       );
@@ -622,9 +659,12 @@ Exit status: 0 every line and the checkpoint verify with pinned keys; 1 otherwis
       const checkpoint = c.ok
         ? `checkpoint: ${c.records} log record${c.records === 1 ? "" : "s"}, head sha256:${c.head_sha256}, signed by pinned installation key ${c.signer}${flags.after !== undefined ? `; extends ${flags.after}` : ""}`
         : `checkpoint: ${c.pinned === false && c.problem?.startsWith("valid") ? "UNPINNED" : "FAILED"}: ${c.problem}`;
-      const ok = report.lines.filter((l) => l.ok).length;
+      const decisions = report.lines.filter((l) => l.release === undefined && !/^release: /.test(l.problem ?? ""));
+      const releases = report.lines.length - decisions.length;
+      const ok = decisions.filter((l) => l.ok).length;
       const unpinned = report.lines.filter((l) => l.unpinned).length;
-      const summary = `${positionals[0]}: ${ok} of ${report.lines.length} approved candidate${report.lines.length === 1 ? "" : "s"} verified${unpinned > 0 ? `; ${unpinned} signed by keys you have not pinned` : ""}${report.ok ? "" : "; the export does not verify"}`;
+      const releasedOk = report.lines.filter((l) => l.ok && l.release !== undefined).length;
+      const summary = `${positionals[0]}: ${ok} of ${decisions.length} approved candidate${decisions.length === 1 ? "" : "s"} verified${releases > 0 ? `; ${releasedOk} of ${releases} released value${releases === 1 ? "" : "s"} verified` : ""}${unpinned > 0 ? `; ${unpinned} signed by keys you have not pinned` : ""}${report.ok ? "" : "; the export does not verify"}`;
       await write(ctx, [...lines, ...keys, checkpoint, summary].join("\n") + "\n");
       return report.ok ? 0 : 1;
     });

@@ -11,16 +11,20 @@ import { CliError, type CliCommand } from "../context.js";
 /** After serving ends, the real process exits even if a stray handle would keep it alive. */
 const EXIT_AFTER_MS = 150;
 
-const help = `usage: evidence-bridge [--home DIR] [--mcp-url URL] [--base-url URL] [--pack FILE] [--timeout-ms N] [serve]
+const help = `usage: evidence-bridge [--home DIR] [--mcp-url URL] [--base-url URL] [--pack FILE] [--timeout-ms N]
+         [--offline] [serve]
 
 Serves MCP over stdio: newline-delimited JSON-RPC on stdin, answers on stdout, diagnostics on stderr. This is
 what a desktop MCP client runs (see docs/mcp-clients.md). With a terminal on stdin a short banner is printed to
 stderr first; end the session with Ctrl-D.
 
 Private tools (local only): record_assessment, verify_capsule, list_capsules, get_candidates,
-match_typologies, check_regional_index. Public tools, proxied to --mcp-url: research_catalog, list_signals,
+match_typologies, check_regional_index. Public tools, proxied to the hosted tool server (the publisher's
+https://api.seiche.info/palimpsest/mcp unless --mcp-url names another): research_catalog, list_signals,
 get_signal, get_newsroom, query_economic_observations, whats_happening, gfw_reading. Resources: the published
-readings under --base-url, the verified intelligence pack, and the JSON Schemas of our formats.
+readings (https://palimpsest.info unless --base-url), the verified intelligence pack (the pinned published pack
+is fetched on first need when the data directory has none), and the JSON Schemas of our formats. The publisher's
+endpoints are contacted no earlier than the first call that needs them; --offline sends nothing anywhere.
 `;
 
 const command: CliCommand = {

@@ -65,7 +65,7 @@ export async function initGroup(name: string, ctx: CliContext): Promise<number> 
   });
 }
 
-export const addGroup: CliCommand = {
+export const addGroup: CliCommand = { summary: "install a group key received from a peer",
   help: `usage: evidence-bridge [--home DIR] keys add-group NAME FILE
 
 Installs a group key received from a peer (a 'group-key' key file, mode 0600) as keys/groups/NAME.key (mode 0600)
@@ -107,7 +107,7 @@ Only members holding the group key can test values against it.`,
   },
 };
 
-export const matchTokens: CliCommand = {
+export const matchTokens: CliCommand = { summary: "compare a member's token file with this store's tokens",
   help: `usage: evidence-bridge [--home DIR] tokens match --group NAME FILE [--json]
 
 Compares a token file received from a group member with the tokens of this store under the group key NAME and

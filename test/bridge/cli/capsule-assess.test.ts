@@ -18,6 +18,7 @@ import { openStore } from "../../../capsules/store/store.js";
 import { PENDING_DIR } from "../../../capsules/store/derivation-cache.js";
 import { readCapsuleSource } from "../../../capsules/pipeline/capsule-source.js";
 import { describeShared, sharedPath } from "../../helpers/shared.js";
+import { TEST_ENDPOINT_ENV } from "../../helpers/test-env.js";
 
 const PACK = sharedPath("data/intelligence-pack/intelligence-pack-v1.json");
 const CANARY_HANDLE = "@canary_handle_7731";
@@ -46,7 +47,7 @@ async function runCli(argv: string[], stdin: string): Promise<Run> {
   stderr.on("data", (c: Buffer) => err.push(c));
   let code: number;
   try {
-    code = await main(argv, { stdin: Readable.from([Buffer.from(stdin)]), stdout, stderr, env: {} });
+    code = await main(argv, { stdin: Readable.from([Buffer.from(stdin)]), stdout, stderr, env: { ...TEST_ENDPOINT_ENV } });
   } catch (e) {
     stderr.write(`evidence-bridge: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);
     code = e instanceof CliError ? e.exitCode : 2;
@@ -148,7 +149,7 @@ describeShared("capsule assess", () => {
     expect(fragment.stderr).not.toContain("CANARY");
     expectFailure(await assess([], "{not json"), /judgement: not strict JSON/);
     expectFailure(await assess([], ""), /^evidence-bridge: judgement: stdin is empty/);
-    expectFailure(await assess(["--retain"]), /^evidence-bridge: Unknown option '--retain' \(the options are --message-file, --retain-message, --supersede\)\n$/);
+    expectFailure(await assess(["--retain"]), /^evidence-bridge: Unknown option '--retain' \(the options are --message-file, --retain-message, --supersede, --json, --out\)\n$/);
     expectFailure(await runCli(["--home", home, "--pack", PACK, "capsule", "assess"], "{}"), /--message-file: the raw message file is required/);
     const nope = join(dir, "nope.txt");
     const missing = await runCli(["--home", home, "--pack", PACK, "capsule", "assess", "--message-file", nope], JSON.stringify(JUDGEMENT));

@@ -19,6 +19,7 @@ import { checkJudgement } from "../../../capsules/assess/judgement.js";
 import { fromJs } from "../../../capsules/capsule/js-input.js";
 import { loadPackFile } from "../../../published/pack/file.js";
 import { describeShared, readShared, sharedPath, validExampleNames } from "../../helpers/shared.js";
+import { TEST_ENDPOINT_ENV } from "../../helpers/test-env.js";
 
 const EXAMPLES = "data/bridge-examples";
 const PACK = sharedPath("data/intelligence-pack/intelligence-pack-v1.json");
@@ -40,7 +41,7 @@ async function runCli(argv: string[], stdin: Uint8Array, env: NodeJS.ProcessEnv 
   stderr.on("data", (c: Buffer) => err.push(c));
   let code: number;
   try {
-    code = await main(argv, { stdin: Readable.from([Buffer.from(stdin)]), stdout, stderr, env });
+    code = await main(argv, { stdin: Readable.from([Buffer.from(stdin)]), stdout, stderr, env: { ...TEST_ENDPOINT_ENV, ...env } });
   } catch (e) {
     stderr.write(`evidence-bridge: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);
     code = e instanceof CliError ? e.exitCode : 2;
@@ -213,7 +214,7 @@ describeShared("capsule build", () => {
 
   it("says clearly when no intelligence pack is configured", async () => {
     const run = await runCli(["--home", home, "capsule", "build", "--no-store"], valid("22-clean-mandi-prices"));
-    expectFailure(run, /no intelligence pack configured: pass --pack FILE or set EVIDENCE_BRIDGE_PACK, or place intelligence-pack-v1\.json in /);
+    expectFailure(run, /no intelligence pack in the data directory .*: run 'evidence-bridge pack fetch' to install the pinned published pack/);
   });
 
   it("takes the pack from EVIDENCE_BRIDGE_PACK and reports a broken pack", async () => {

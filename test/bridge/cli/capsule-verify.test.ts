@@ -16,6 +16,7 @@ import { CliError, type CliIo } from "../../../bridge/cli/context.js";
 import { scriptArgs } from "../../helpers/node-script.js";
 import { describeShared, repoRoot, sharedPath } from "../../helpers/shared.js";
 import { c, expectedReport, inlineBytes, rehash, setAt, vector } from "../../capsules/capsule/helpers.js";
+import { fitColumns } from "../../../bridge/cli/help.js";
 
 interface Run {
   code: number;
@@ -190,7 +191,7 @@ describeShared("capsule verify: the real process", () => {
     const bin = scriptArgs(join(repoRoot, "bridge", "cli", "bin.ts"));
     const help = spawnSync(process.execPath, [...bin, "capsule", "verify", "--help"], { encoding: "utf8" });
     expect(help.status).toBe(0);
-    expect(help.stdout).toBe(command.help);
+    expect(help.stdout).toBe(`${fitColumns(command.help.replace(/\n+$/, ""))}\n`); // as printed: fitted to 100 columns
     const ok = spawnSync(process.execPath, [...bin, "capsule", "verify", "--json", N()], { encoding: "utf8" });
     expect(ok.status).toBe(0);
     expect(ok.stdout).toBe(expectedReport("N"));

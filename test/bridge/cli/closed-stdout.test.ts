@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { describeShared } from "../../helpers/shared.js";
 import { exampleCapsules, PACK_FILE, removeHomes, storeWith } from "../../capsules/feed/store-fixtures.js";
 import { BUNDLE, ensureBuilt } from "../mcp/compiled.js";
+import { childEnv } from "../../helpers/test-env.js";
 
 afterAll(removeHomes);
 
@@ -19,7 +20,7 @@ interface Ended {
 
 /** Runs the bin with `args`, closing the read end of its stdout before it can write anything. */
 function withStdoutClosedEarly(args: string[]): Promise<Ended> {
-  const child = spawn(process.execPath, [BUNDLE!, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" } });
+  const child = spawn(process.execPath, [BUNDLE!, ...args], { stdio: ["ignore", "pipe", "pipe"], env: childEnv() });
   child.stdout.destroy();
   let stderr = "";
   child.stderr.setEncoding("utf8");

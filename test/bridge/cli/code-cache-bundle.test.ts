@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { describeShared, repoRoot, sharedPath } from "../../helpers/shared.js";
+import { childEnv } from "../../helpers/test-env.js";
 
 const BIN = join(repoRoot, "dist/bundle/bin.js");
 const PACK = sharedPath("data/intelligence-pack/intelligence-pack-v1.json");
@@ -38,8 +39,7 @@ function run(args: string[], input: string | Buffer, env: Record<string, string>
 }
 
 function runIn(tmp: string, args: string[], input: string | Buffer, env: Record<string, string> = {}): Buffer {
-  const childEnv: Record<string, string> = { PATH: process.env.PATH ?? "", TMPDIR: tmp, ...env };
-  return execFileSync(process.execPath, [BIN, ...args], { input, env: childEnv, stdio: ["pipe", "pipe", "pipe"] });
+  return execFileSync(process.execPath, [BIN, ...args], { input, env: childEnv({ TMPDIR: tmp, ...env }), stdio: ["pipe", "pipe", "pipe"] });
 }
 
 function cacheFiles(tmp: string): string[] {

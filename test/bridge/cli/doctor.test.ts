@@ -11,17 +11,18 @@ import { describeShared, repoRoot } from "../../helpers/shared.js";
 const home = mkdtempSync(join(tmpdir(), "eb-doctor-"));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-test("without configuration every optional part says 'not configured' and the exit code is 0", async () => {
-  const r = await runCli(["--home", join(home, "absent"), "doctor"]);
+test("offline and without a data directory every optional part says so and the exit code is 0", async () => {
+  const r = await runCli(["--home", join(home, "absent"), "--offline", "doctor"]);
   expect(r.code).toBe(0);
-  expect(r.stdout).toContain("[not-configured] hosted tool server");
+  expect(r.stdout).toContain("[offline] hosted tool server");
+  expect(r.stdout).toContain("run 'evidence-bridge pack fetch' to install the pinned published pack 2026-08-08.2");
   expect(r.stdout).toContain("[not-configured] intelligence pack");
   expect(r.stdout).toContain("[not-configured] data directory and keys");
 });
 
 test("keys are described by fingerprint and mode; no key bytes are printed", async () => {
   expect((await runCli(["--home", home, "keys", "init"])).code).toBe(0);
-  const r = await runCli(["--home", home, "--pack", join(repoRoot, "examples/synthetic/intelligence-pack.json"), "doctor"]);
+  const r = await runCli(["--home", home, "--offline", "--pack", join(repoRoot, "examples/synthetic/intelligence-pack.json"), "doctor"]);
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/\[ok\] data directory and keys/);
   expect(r.stdout).toMatch(/\[ok\] intelligence pack[\s\S]*version synthetic-2026-11\.1/);
@@ -38,7 +39,7 @@ test("a key file readable by others is a failure with exit 1 and a fix", async (
   try {
     expect((await runCli(["--home", dir, "keys", "init"])).code).toBe(0);
     chmodSync(join(dir, "keys", "store.key"), 0o644);
-    const r = await runCli(["--home", dir, "doctor"]);
+    const r = await runCli(["--home", dir, "--offline", "doctor"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("[fail] data directory and keys");
     expect(r.stdout).toContain("chmod 600");
@@ -82,14 +83,28 @@ describeShared("doctor against the hosted double", () => {
 
 test("--index says which profile each regional index file uses; a non-conforming file fails the check", async () => {
   const F = (rel: string) => join(repoRoot, "test/fixtures/regional", rel);
-  const ok = await runCli(["--home", join(home, "absent"), "doctor", "--index", F("valid/bri.json"), "--index", F("valid-publisher/bri.json")]);
+  const ok = await runCli(["--home", join(home, "absent"), "--offline", "doctor", "--index", F("valid/bri.json"), "--index", F("valid-publisher/bri.json")]);
   expect(ok.code).toBe(0);
   expect(ok.stdout).toContain("[ok] regional index files");
   expect(ok.stdout).toContain(`${F("valid/bri.json")}: neutral profile (service.regional-captured-index.v1); conforms, region bri, 6 events`);
   expect(ok.stdout).toContain(`${F("valid-publisher/bri.json")}: publisher profile (palimpsest.regional-captured-index.v1); conforms, region bri, 6 events`);
-  const bad = await runCli(["--home", join(home, "absent"), "doctor", "--json", "--index", F("broken/schema-version-wrong.json")]);
+  const bad = await runCli(["--home", join(home, "absent"), "--offline", "doctor", "--json", "--index", F("broken/schema-version-wrong.json")]);
   expect(bad.code).toBe(1);
   const check = JSON.parse(bad.stdout).find((c: { check: string }) => c.check === "regional index files");
   expect(check.status).toBe("fail");
   expect(check.detail[0]).toMatch(/no known profile .*DOES NOT CONFORM, 1 error\(s\)/);
+});
+
+test("doctor --json shows the endpoints in use and whether they are the publisher's defaults (offline: none is contacted)", async () => {
+  const defaults = await runCli(["--home", join(home, "absent"), "doctor", "--json"], { env: { EVIDENCE_BRIDGE_MCP_URL: "", EVIDENCE_BRIDGE_BASE_URL: "${user_config.base_url}", EVIDENCE_BRIDGE_OFFLINE: "1" } });
+  const conf = JSON.parse(defaults.stdout)[0];
+  expect(conf.endpoints).toEqual({
+    offline: true,
+    hosted_tool_server: { url: "https://api.seiche.info/palimpsest/mcp", default: true, in_use: false },
+    published_files: { url: "https://palimpsest.info", default: true, in_use: false },
+  });
+  expect(conf.detail[1]).toBe("hosted server    offline: nothing is sent to https://api.seiche.info/palimpsest/mcp (the publisher's default); public tools answer 'offline'");
+  const set = await runCli(["--home", join(home, "absent"), "--mcp-url", "http://127.0.0.1:1/x", "--offline", "doctor"]);
+  expect(set.stdout).toContain("hosted server    offline: nothing is sent to http://127.0.0.1:1/x (configured)");
+  expect(set.stdout).toContain("published base   offline: nothing is sent to http://127.0.0.1:1 (configured)");
 });

@@ -93,7 +93,7 @@ describeShared("feed command", () => {
     const r = await cli(["--home", tempHome("cli-feed-nopack"), "feed"]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^evidence-bridge: feed: no intelligence pack configured: pass --pack FILE/);
+    expect(r.stderr).toMatch(/^evidence-bridge: feed: no intelligence pack in the data directory .*: run 'evidence-bridge pack fetch'/);
     const bad = await cli(["--home", home, "--pack", join(home, "missing.json"), "feed"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^evidence-bridge: feed: intelligence pack: pack: cannot read intelligence pack/);

@@ -14,6 +14,7 @@ import { withDigest } from "../../../published/regional/synthetic.js";
 import { scriptArgs } from "../../helpers/node-script.js";
 import { repoRoot } from "../../helpers/shared.js";
 import { fixturesDir } from "../../published/regional/helpers.js";
+import { fitColumns } from "../../../bridge/cli/help.js";
 
 const dir = mkdtempSync(join(tmpdir(), "eb-index-cmd-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -234,7 +235,7 @@ describe("the real process", () => {
     const bin = scriptArgs(join(repoRoot, "bridge", "cli", "bin.ts"));
     const help = spawnSync(process.execPath, [...bin, "index", "validate", "--help"], { encoding: "utf8" });
     expect(help.status).toBe(0);
-    expect(help.stdout).toBe(validate.help);
+    expect(help.stdout).toBe(`${fitColumns(validate.help.replace(/\n+$/, ""))}\n`); // as printed: fitted to 100 columns
     expect(spawnSync(process.execPath, [...bin, "index", "validate", F("valid/bri.json")], { encoding: "utf8" }).status).toBe(0);
     expect(spawnSync(process.execPath, [...bin, "index", "validate", F("broken/json-nan.json")], { encoding: "utf8" }).status).toBe(1);
     const missing = spawnSync(process.execPath, [...bin, "index", "validate", "/nonexistent/index.json"], { encoding: "utf8" });

@@ -30,7 +30,7 @@ const requests: string[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => {
     requests.push(req.url ?? "");
-    if (req.url === "/integrations/pack/intelligence-pack-v1.json") {
+    if (req.url === "/integrations/pack/intelligence-pack-v1.json" || req.url === "/integrations/scamshield/intelligence-pack-v1.json") {
       res.writeHead(200, { "content-type": "application/json" }).end(PACK_BYTES);
     } else if (req.url === "/integrations/tampered/intelligence-pack-v1.json") {
       res.writeHead(200, { "content-type": "application/json" }).end(Buffer.concat([PACK_BYTES, Buffer.from(" ")]));
@@ -79,9 +79,9 @@ describe("pack install, signals and match", () => {
 });
 
 describe("pack fetch", () => {
-  test("downloads {base_url}/integrations/pack/intelligence-pack-v1.json, checks the digest and installs it", async () => {
+  test("--sha256 --name pack downloads {base_url}/integrations/pack/intelligence-pack-v1.json, checks the digest and installs it", async () => {
     const home = temp();
-    const r = await runCli(["--home", home, "--base-url", base, "pack", "fetch", "--sha256", PACK_SHA]);
+    const r = await runCli(["--home", home, "--base-url", base, "pack", "fetch", "--name", "pack", "--sha256", PACK_SHA]);
     expect(r.code).toBe(0);
     expect(requests).toContain("/integrations/pack/intelligence-pack-v1.json");
     expect(r.stderr).toContain(`sha256 ${PACK_SHA} as expected`);
@@ -97,10 +97,14 @@ describe("pack fetch", () => {
     expect(() => readFileSync(join(home, "intelligence-pack-v1.json"))).toThrow(/ENOENT/);
   });
 
-  test("needs --sha256 and a base URL; a missing file says so", async () => {
+  test("--name defaults to scamshield, the published pack's path; offline refuses; a missing file says so", async () => {
     const home = temp();
-    expect((await runCli(["--home", home, "--base-url", base, "pack", "fetch"])).stderr).toMatch(/--sha256 HEX is required/);
-    expect((await runCli(["--home", home, "pack", "fetch", "--sha256", PACK_SHA])).stderr).toMatch(/EVIDENCE_BRIDGE_BASE_URL/);
+    expect((await runCli(["--home", home, "--base-url", base, "pack", "fetch", "--sha256", PACK_SHA])).code).toBe(0);
+    expect(requests).toContain("/integrations/scamshield/intelligence-pack-v1.json");
+    const offline = await runCli(["--home", temp(), "--offline", "--base-url", base, "pack", "fetch", "--sha256", PACK_SHA]);
+    expect(offline.code).toBe(2);
+    expect(offline.stderr).toMatch(/^evidence-bridge: pack fetch: offline .*run 'evidence-bridge pack fetch' without it\n$/);
+    expect((await runCli(["--home", home, "--base-url", base, "pack", "fetch", "--name", "x"])).stderr).toMatch(/--name needs --sha256/);
     const missing = await runCli(["--home", home, "--base-url", base, "pack", "fetch", "--name", "absent", "--sha256", PACK_SHA]);
     expect(missing.stderr).toMatch(/HTTP 404; nothing was installed/);
   });
@@ -116,9 +120,9 @@ describe("help", () => {
     for (const name of ["serve", "demo", "pack fetch", "pack signals", "review show", "help [COMMAND]"]) expect(r.stdout).toMatch(new RegExp(`^  ${name.replace(/[[\]]/g, "\\$&")} `, "m"));
     expect((await runCli(["--help"])).stdout).toBe(r.stdout);
     const one = await runCli(["help", "pack", "fetch"]);
-    expect(one.stdout).toMatch(/^usage: evidence-bridge --base-url URL pack fetch --sha256 HEX/);
+    expect(one.stdout).toMatch(/^usage: evidence-bridge pack fetch \[--replace\]\n {7}evidence-bridge pack fetch --sha256 HEX/);
     expect((await runCli(["pack", "fetch", "--help"])).stdout).toBe(one.stdout);
-    expect((await runCli(["help", "review"])).stdout).toMatch(/review approve +records APPROVED_FOR_RELEASE/);
+    expect((await runCli(["help", "review"])).stdout).toMatch(/review approve +record APPROVED_FOR_RELEASE/);
     const bad = await runCli(["help", "nonsense"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/help: unknown command: nonsense/);

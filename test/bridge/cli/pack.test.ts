@@ -114,8 +114,8 @@ describeShared("pack verify", () => {
     const home = join(tmp, "empty-home");
     const r = await run(["--home", home, "pack", "verify"]);
     expect(r.error?.exitCode).toBe(2);
-    expect(r.error?.message).toContain("no intelligence pack configured");
-    expect(r.error?.message).toContain("--pack");
+    expect(r.error?.message).toContain("no intelligence pack in the data directory");
+    expect(r.error?.message).toContain("run 'evidence-bridge pack fetch'");
   });
 });
 
@@ -193,6 +193,6 @@ describeShared("through the real entry point", () => {
     const bad = spawnSync(process.execPath, [...scriptArgs(bin), "pack", "verify"], opts);
     expect(bad.status).toBe(2);
     expect(bad.stdout).toBe("");
-    expect(bad.stderr).toMatch(/^evidence-bridge: no intelligence pack configured[^\n]*\n$/);
+    expect(bad.stderr).toMatch(/^evidence-bridge: no intelligence pack in the data directory[^\n]*\n$/);
   });
 });

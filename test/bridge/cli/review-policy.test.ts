@@ -27,15 +27,19 @@ describeShared("review policy and four-eyes in the CLI", () => {
   });
 
   test("review policy shows the default, refuses bad values and sets a signed policy", async () => {
-    expect((await eb("review", "policy")).stdout).toBe("review policy: 1 approval per candidate digest before export\n");
+    expect((await eb("review", "policy")).stdout).toBe(
+      "review policy: 1 approval per candidate digest before export\nrelease policy: channels, urls, wallets may be released as values, each by 1 reviewer\n",
+    );
     for (const bad of ["0", "10", "two", "1.5"]) {
       const r = await eb("review", "policy", "--approvals", bad);
       expect(r.code).toBe(2);
       expect(r.stderr).toBe("evidence-bridge: review policy: --approvals: expected an integer from 1 to 9\n");
     }
     const set = await eb("review", "policy", "--approvals", "2");
-    expect(set.stdout).toBe("review policy: 2 approvals by distinct reviewer keys per candidate digest before export (set)\n");
-    expect(JSON.parse((await eb("review", "policy", "--json")).stdout)).toEqual({ approvals: 2, path: join(home, "store", "review-policy.json") });
+    expect(set.stdout).toBe(
+      "review policy: 2 approvals by distinct reviewer keys per candidate digest before export (set)\nrelease policy: channels, urls, wallets may be released as values, each by 2 reviewers\n",
+    );
+    expect(JSON.parse((await eb("review", "policy", "--json")).stdout)).toEqual({ approvals: 2, release: ["channels", "urls", "wallets"], path: join(home, "store", "review-policy.json") });
   });
 
   test("one approval is 1 of 2: listed as such and not exported; a second key's approval releases it", async () => {

@@ -13,10 +13,11 @@ import { startHostedDouble } from "../../double/hosted-server.js";
 import { describeShared, repoRoot } from "../../helpers/shared.js";
 import { ensureBuilt } from "./compiled.js";
 import { PACK_PATH, removeTempHomes, tempHome } from "./session.js";
+import { childEnv } from "../../helpers/test-env.js";
 
 afterAll(removeTempHomes);
 
-const CONFIG_ENV = ["EVIDENCE_BRIDGE_HOME", "EVIDENCE_BRIDGE_MCP_URL", "EVIDENCE_BRIDGE_BASE_URL", "EVIDENCE_BRIDGE_PACK", "EVIDENCE_BRIDGE_TIMEOUT_MS", "EVIDENCE_BRIDGE_PASSPHRASE"];
+const CONFIG_ENV = ["EVIDENCE_BRIDGE_HOME", "EVIDENCE_BRIDGE_MCP_URL", "EVIDENCE_BRIDGE_BASE_URL", "EVIDENCE_BRIDGE_OFFLINE", "EVIDENCE_BRIDGE_PACK", "EVIDENCE_BRIDGE_TIMEOUT_MS", "EVIDENCE_BRIDGE_PASSPHRASE"];
 const PKG = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { name: string; version: string };
 
 interface Entry {
@@ -55,7 +56,7 @@ describeShared("the local-checkout block works as written", () => {
     ensureBuilt();
     const block = jsonBlocks().find((e) => e.command === "node")!;
     const d = await startHostedDouble({ toolset: "current" });
-    const env: Record<string, string> = { ...block.env, PATH: process.env.PATH ?? "" };
+    const env: Record<string, string> = childEnv(block.env);
     env.EVIDENCE_BRIDGE_MCP_URL = d.url;
     env.EVIDENCE_BRIDGE_BASE_URL = d.baseUrl;
     env.EVIDENCE_BRIDGE_PACK = PACK_PATH;

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { repoRoot } from "../../helpers/shared.js";
+import { childEnv } from "../../helpers/test-env.js";
 
 export const BIN = join(repoRoot, "dist/bridge/cli/bin.js");
 /** The bundled entry (the package's `bin`), or undefined when the project has no bundle step. */
@@ -85,7 +86,7 @@ export interface CompiledSession {
 /** Spawns `entry` (BIN or BUNDLE) with `args` and only PATH in its environment, and connects the SDK client. */
 export async function connectCompiled(entry: string, args: string[], clientName: string): Promise<CompiledSession> {
   ensureBuilt();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [entry, ...args], env: { PATH: process.env.PATH ?? "" }, stderr: "pipe", cwd: repoRoot });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [entry, ...args], env: childEnv(), stderr: "pipe", cwd: repoRoot });
   let stderr = "";
   transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString()));
   const client = new Client({ name: clientName, version: "1.0.0" });

@@ -15,6 +15,7 @@ import { startHostedDouble, type HostedDouble } from "../../double/hosted-server
 import { describeShared, repoRoot } from "../../helpers/shared.js";
 import { BIN, BUNDLE, connectCompiled, ensureBuilt, type CompiledSession } from "./compiled.js";
 import { exampleAssessment, PACK_PATH, removeTempHomes, tempHome } from "./session.js";
+import { childEnv } from "../../helpers/test-env.js";
 
 const VERSION = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
 
@@ -124,7 +125,7 @@ describeShared("the package's bin entry (the esbuild bundle)", () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BUNDLE!, "--home", tempHome(), "--mcp-url", d.url, "--base-url", d.baseUrl, "--pack", PACK_PATH],
-      env: { PATH: process.env.PATH ?? "" },
+      env: childEnv(),
       stderr: "pipe",
     });
     const c = new Client({ name: "bundle-test", version: "1" });

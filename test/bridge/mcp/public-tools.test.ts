@@ -255,8 +255,8 @@ describeShared("per-call timeout from the configuration", () => {
 });
 
 describe("without a hosted tool server", () => {
-  test("the seven tools are listed with their pinned schemas and answer 'not configured' calmly", async () => {
-    const s = await startSession(configFor({}));
+  test("offline, the seven tools are listed with their pinned schemas and answer 'offline' calmly", async () => {
+    const s = await startSession(configFor({ offline: true }));
     const list = await s.request("tools/list");
     const tools = list.msg.result.tools as { name: string; inputSchema: unknown }[];
     for (const name of PUBLIC_TOOL_NAMES) expect(tools.find((t) => t.name === name)?.inputSchema).toEqual(PINNED_TOOLS[name].inputSchema);
@@ -264,7 +264,7 @@ describe("without a hosted tool server", () => {
       const args = name === "research_catalog" ? { offset: 0 } : name === "get_signal" ? { name: "ooni-gfw" } : {};
       const r = await s.call(name, args);
       expect(r.msg.result.isError).toBe(true);
-      expect(r.msg.result.structuredContent).toEqual({ status: "unavailable", reason: expect.stringMatching(/no hosted tool server is configured/), retryable: false });
+      expect(r.msg.result.structuredContent).toEqual({ status: "unavailable", reason: expect.stringMatching(/^offline: EVIDENCE_BRIDGE_OFFLINE/), retryable: false });
       expect(r.msg.result.content[0].text).toContain(CALM_SENTENCE);
     }
     await s.end();

@@ -93,14 +93,14 @@ describeShared("resources", () => {
   });
 });
 
-describe("resources without configuration", () => {
-  test("readings say no base URL is configured; the pack says no pack is configured", async () => {
-    const s = await startSession(configFor({ pack: null }));
+describe("resources offline", () => {
+  test("readings say the bridge is offline; the pack refusal names the one command that installs it", async () => {
+    const s = await startSession(configFor({ pack: null, offline: true }));
     const reading = await s.request("resources/read", { uri: readingUri(READINGS[1]) });
-    expect(reading.msg.error.message).toMatch(/no published-files base URL is configured/);
+    expect(reading.msg.error.message).toMatch(/unavailable: offline \(EVIDENCE_BRIDGE_OFFLINE/);
     expect(reading.msg.error.message).toContain(CALM_SENTENCE);
     const pack = await s.request("resources/read", { uri: PACK_URI });
-    expect(pack.msg.error.message).toMatch(/no intelligence pack configured/);
+    expect(pack.msg.error.message).toMatch(/no intelligence pack in the data directory .*the bridge is offline.*run 'evidence-bridge pack fetch'/);
     await s.end();
   });
 });

@@ -10,6 +10,7 @@ import { PassThrough } from "node:stream";
 import { loadConfig, type Config } from "../../../src/config.js";
 import { serveStdio, type ServeOptions } from "../../../bridge/mcp/serve-stdio.js";
 import { sharedPath } from "../../helpers/shared.js";
+import { TEST_ENDPOINT_ENV } from "../../helpers/test-env.js";
 
 export const PACK_PATH = sharedPath("data/intelligence-pack/intelligence-pack-v1.json");
 export const EXAMPLES = sharedPath("data/bridge-examples/valid");
@@ -34,7 +35,7 @@ export function removeTempHomes(): void {
   for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
 }
 
-export function configFor(flags: { home?: string; mcpUrl?: string; baseUrl?: string; pack?: string | null; timeoutMs?: number }): Config {
+export function configFor(flags: { home?: string; mcpUrl?: string; baseUrl?: string; pack?: string | null; timeoutMs?: number; offline?: boolean }): Config {
   return loadConfig(
     {
       home: flags.home ?? tempHome(),
@@ -42,8 +43,9 @@ export function configFor(flags: { home?: string; mcpUrl?: string; baseUrl?: str
       "base-url": flags.baseUrl,
       pack: flags.pack === null ? undefined : (flags.pack ?? PACK_PATH),
       "timeout-ms": String(flags.timeoutMs ?? 5000),
+      offline: flags.offline === true ? "1" : undefined,
     },
-    {},
+    TEST_ENDPOINT_ENV,
   );
 }
 

@@ -127,3 +127,33 @@ describe("the built MCP server over stdio with the hosted double on synthetic da
     expect(stderr).not.toContain("Rent your bank account");
   });
 });
+
+describe("a whole MCP session on synthetic data, as a desktop client runs it (no ../shared)", () => {
+  test("initialize → assess_message → get_candidates → a proxied call to the local double; nothing private goes upstream", async () => {
+    const d = await startHostedDouble({ dataRoot: SYNTHETIC_DATA_ROOT, toolset: "current" });
+    const args = ["--home", tempHome(), "--mcp-url", d.url, "--base-url", d.baseUrl, "--pack", PACK, "--timeout-ms", "10000"];
+    const s = await connectCompiled(BUNDLE ?? BIN, args, "full-session-test");
+    try {
+      expect(s.client.getServerVersion()?.name).toBe("evidence-bridge");
+      const message = readFileSync(join(EXAMPLE, "message.txt"), "utf8");
+      const judgement = JSON.parse(readFileSync(join(EXAMPLE, "judgement.json"), "utf8")) as Record<string, unknown>;
+      const assessed = await s.client.callTool({ name: "assess_message", arguments: { message_text: message, ...judgement } });
+      expect(assessed.isError ?? false, text(assessed)).toBe(false);
+      const id = (assessed.structuredContent as { capsule_id: string }).capsule_id;
+      expect(id).toMatch(/^[0-9a-f]{64}$/);
+      const cands = await s.client.callTool({ name: "get_candidates", arguments: {} });
+      const list = (cands.structuredContent as { candidates: Array<{ candidate: { capsule_sha256: string }; review_status: string }> }).candidates;
+      expect(list.map((c) => [c.candidate.capsule_sha256, c.review_status])).toEqual([[id, "HUMAN_REVIEW_REQUIRED"]]);
+      const pub = await s.client.callTool({ name: "list_signals", arguments: {} });
+      expect(pub.isError ?? false, text(pub)).toBe(false);
+      expect(proxied(pub)).toBe("hosted-tool-server");
+      expect(d.mcpPosts().some((p) => p.body.includes('"list_signals"'))).toBe(true);
+      for (const r of d.requests) {
+        for (const privateText of ["Rent your bank account", "@synthetic_recruiter_demo", "synthetic_recruiter_demo"]) expect(r.body.includes(privateText) || r.path.includes(privateText), r.path).toBe(false);
+      }
+    } finally {
+      await s.client.close();
+      await d.close();
+    }
+  }, 120_000);
+});

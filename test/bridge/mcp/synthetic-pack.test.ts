@@ -2,7 +2,7 @@
  * The MCP server over stdio on our own synthetic data (runs in a fresh clone, no ../shared): the bundle configured
  * as the .mcpb bundle or a client config would (environment only) records an assessment, matches and lists
  * candidates; started again without EVIDENCE_BRIDGE_PACK it uses the pack the data directory remembered; and with
- * no pack at all the error names the environment variable, never a CLI flag. Needs `npm run build` first.
+ * no pack at all (offline) the error names the one command and the environment variable, never a CLI flag. Needs `npm run build` first.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, describe, expect, test } from "vitest";
 import { repoRoot } from "../../helpers/shared.js";
+import { childEnv } from "../../helpers/test-env.js";
 
 const BUNDLE = join(repoRoot, "dist/bundle/bin.js");
 const EXAMPLE = join(repoRoot, "examples/synthetic");
@@ -19,7 +20,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 async function session<T>(env: Record<string, string>, body: (c: Client) => Promise<T>): Promise<T> {
   if (!existsSync(BUNDLE)) throw new Error("run npm run build first: dist/bundle/bin.js is missing");
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE], env: { PATH: process.env.PATH ?? "", ...env }, stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE], env: childEnv(env), stderr: "pipe" });
   const c = new Client({ name: "synthetic-test", version: "1" });
   await c.connect(transport);
   try {
@@ -52,10 +53,11 @@ describe("the MCP server on the synthetic example", () => {
     });
   }, 120_000);
 
-  test("without any pack the private tools name EVIDENCE_BRIDGE_PACK, never a flag", async () => {
-    await session({ EVIDENCE_BRIDGE_HOME: join(work, "empty") }, async (c) => {
+  test("offline without any pack the private tools name the one command and the bundle setting, never a flag", async () => {
+    await session({ EVIDENCE_BRIDGE_HOME: join(work, "empty"), EVIDENCE_BRIDGE_OFFLINE: "1" }, async (c) => {
       const r = await c.callTool({ name: "match_typologies", arguments: { text: "hello" } });
       expect(r.isError).toBe(true);
+      expect(text(r)).toContain("run 'evidence-bridge pack fetch'");
       expect(text(r)).toMatch(/EVIDENCE_BRIDGE_PACK/);
       expect(text(r)).not.toMatch(/--pack|--\w/);
     });

@@ -5,6 +5,7 @@
 import { PassThrough, Writable } from "node:stream";
 import { main } from "../../../bridge/cli/main.js";
 import type { CliIo } from "../../../bridge/cli/context.js";
+import { TEST_ENDPOINT_ENV } from "../../helpers/test-env.js";
 
 export interface PageSession {
   url: string;
@@ -31,7 +32,7 @@ export async function startPage(argv: string[]): Promise<PageSession> {
   const stdin = new PassThrough();
   const out = sink();
   const err = sink();
-  const io: CliIo = { stdin, stdout: out.stream, stderr: err.stream, env: {} };
+  const io: CliIo = { stdin, stdout: out.stream, stderr: err.stream, env: { ...TEST_ENDPOINT_ENV } };
   const done = main(argv, io);
   const url = await new Promise<string>((resolve, reject) => {
     const check = () => {

@@ -117,7 +117,8 @@ describeShared("review page over HTTP", () => {
     const before = records().length;
     const leak = await post(`${url}/decide`, page.origin, { ...fields, decision: "reject", note: "desk reachable at @USDT_kitchen_sink" });
     expect(leak.status).toBe(409);
-    expect(leak.body).toContain("--note refused: leak guard: ioc_value in the note");
+    expect(leak.body).toContain("Refused: The note was refused: leak guard: ioc_value in the note");
+    expect(leak.body).not.toContain("--note");
     expect(leak.body.toLowerCase()).not.toContain("@usdt_kitchen_sink");
     expect(records()).toHaveLength(before);
     const marked = await post(`${url}/decide`, page.origin, { ...fields, decision: "defer", note: `<b onclick="x">bold</b>` });

@@ -5,7 +5,7 @@ import { buildRequest, parseResponse, readEvent, topLevelSpans } from "../../../
 import { upstreamText } from "../../../bridge/upstream/upstream-json.js";
 import { isPublicToolName, PINNED_TOOLS, PUBLIC_TOOL_NAMES } from "../../../bridge/upstream/pinned-tools.js";
 import { compareSchemas, detectDrift, formatDrift, isReadOnly } from "../../../bridge/upstream/schema-drift.js";
-import { CALM_SENTENCE, isUnavailableResult, notConfiguredResult, unavailableResult } from "../../../bridge/upstream/unavailable.js";
+import { CALM_SENTENCE, isUnavailableResult, offlineResult, unavailableResult } from "../../../bridge/upstream/unavailable.js";
 import { describeShared, readShared } from "../../helpers/shared.js";
 
 describe("unavailable result", () => {
@@ -23,10 +23,10 @@ describe("unavailable result", () => {
     expect(CALM_SENTENCE).toBe("A missing or stale measurement is not evidence of calm.");
     expect(isUnavailableResult({ isError: false, structuredContent: { status: "unavailable", reason: "x", retryable: true } })).toBe(false);
   });
-  test("not configured is unavailable and not retryable", () => {
-    const r = notConfiguredResult();
+  test("offline is unavailable and not retryable, and names the setting", () => {
+    const r = offlineResult();
     expect(r.structuredContent.retryable).toBe(false);
-    expect(r.structuredContent.reason).toContain("EVIDENCE_BRIDGE_MCP_URL");
+    expect(r.structuredContent.reason).toMatch(/^offline: EVIDENCE_BRIDGE_OFFLINE/);
     expect(r.structuredContent.reason).not.toContain("--mcp-url");
     expect(r.content[0].text).toContain(CALM_SENTENCE);
   });

@@ -70,7 +70,7 @@ describeShared("canary values never leave through the sharing channels", () => {
     };
     for (const name of ["oasis.json", "opencti.json", "leads.csv", "tokens.json"]) files[name] = readFileSync(out(name), "utf8");
     for (const name of readdirSync(out("feed"))) files[`feed/${name}`] = readFileSync(join(out("feed"), name), "utf8");
-    expect(Object.keys(files).filter((n) => n.startsWith("feed/")).length).toBe(ids.length + 1);
+    expect(Object.keys(files).filter((n) => n.startsWith("feed/")).length).toBe(ids.length + 2);
     const leaks: string[] = [];
     for (const [name, text] of Object.entries(files)) {
       const lower = text.toLowerCase();

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sharingPolicyPath } from "../../../capsules/exports/sharing-policy.js";
-import { mispEventProblems } from "./misp-rules.js";
+import { expectedHashesCsv, mispEventProblems } from "./misp-rules.js";
 import { stixProblems } from "./stix-rules.js";
 import { approve, buildCapsule, cli, iocs, MESSAGE_A, MESSAGE_C, removeHomes, tempHome } from "./synthetic-store.js";
 
@@ -48,9 +48,13 @@ describe("marked exports of approved leads", () => {
     const bundle = JSON.parse(bytes.toString());
     expect(stixProblems(bundle)).toEqual([]);
     const types = bundle.objects.map((o: { type: string }) => o.type);
-    expect(types).toEqual(["marking-definition", "identity", "grouping", "note", "grouping", "note"]);
-    expect(bundle.objects[0].id).toBe("marking-definition--939a9414-2ddd-4d32-a0cd-375ea402b003");
-    for (const o of bundle.objects.slice(1)) expect(o.object_marking_refs).toEqual([bundle.objects[0].id]);
+    expect(types).toEqual(["marking-definition", "extension-definition", "identity", "grouping", "note", "grouping", "note"]);
+    const marking = bundle.objects[0];
+    expect(marking.name).toBe("TLP:AMBER+STRICT");
+    expect(marking.extensions["extension-definition--60a3c5c5-0d10-413e-aab3-9e08dde9e88d"]).toEqual({ extension_type: "property-extension", tlp_2_0: "amber+strict" });
+    for (const o of bundle.objects.slice(1)) expect(o.object_marking_refs).toEqual([marking.id]);
+    const identity = bundle.objects[2];
+    for (const o of bundle.objects) expect(o.created_by_ref).toBe(identity.id);
     const groupings = bundle.objects.filter((o: { type: string }) => o.type === "grouping");
     expect(groupings.every((g: { context: string }) => g.context === "suspicious-activity")).toBe(true);
     const noteA = bundle.objects.find((o: { type: string; content?: string }) => o.type === "note" && o.content!.includes(a));
@@ -59,7 +63,11 @@ describe("marked exports of approved leads", () => {
     expect(noteA.content).toMatch(/APPROVED_FOR_RELEASE by alice \(ed25519:[0-9a-f]{64}\) at \d{4}-\d\d-\d\dT/);
     const gA = groupings.find((g: { id: string }) => noteA.object_refs.includes(g.id));
     expect(gA.external_references).toEqual([
-      expect.objectContaining({ external_id: "synthetic-mule-guide", url: "https://example.org/research/synthetic-mule-guide" }),
+      {
+        source_name: "Example Research Desk",
+        description: "Synthetic guide to bank-account rental offers (demonstration only) (https://example.org/research/synthetic-mule-guide)",
+        external_id: "synthetic-mule-guide",
+      },
     ]);
     assertNoValues(bytes);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -70,50 +78,60 @@ describe("marked exports of approved leads", () => {
     expect(readFileSync(again).equals(bytes)).toBe(true);
   });
 
-  test("STIX with --marking-profile opencti uses OpenCTI's marking ids and still follows the rules", async () => {
-    for (const [tlp, id] of [
-      ["amber+strict", "marking-definition--826578e1-40ad-459f-bc73-ede076f81f37"],
-      ["red", "marking-definition--5e57c739-391a-4eb3-b6be-7d15ca92d5ed"],
-    ]) {
+  test("STIX with --marking-profile opencti names the level in OpenCTI's extension and still follows the rules; no id is shared between markings", async () => {
+    const byMarking: Set<string>[] = [];
+    for (const tlp of ["amber+strict", "red"]) {
       const file = out(`opencti-${tlp}.json`);
       const r = await cli(home, ["review", "export", "--format", "stix", "--tlp", tlp, "--marking-profile", "opencti", "--out", file]);
       expect(r.code, r.stderr).toBe(0);
       const bundle = JSON.parse(readFileSync(file, "utf8"));
       expect(stixProblems(bundle)).toEqual([]);
-      expect(bundle.objects[0].id).toBe(id);
-      for (const o of bundle.objects.slice(1)) expect(o.object_marking_refs).toEqual([id]);
+      const marking = bundle.objects[0];
+      const name = `TLP:${tlp.toUpperCase()}`;
+      expect(marking).toMatchObject({ name, definition_type: "statement", definition: { statement: name } });
+      expect(marking.extensions["extension-definition--ea279b3e-5c71-4632-ac08-831c66a786ba"]).toEqual({ extension_type: "property-extension", definition_type: "TLP", definition: name });
+      for (const o of bundle.objects.slice(1)) expect(o.object_marking_refs).toEqual([marking.id]);
+      byMarking.push(new Set([bundle.id, ...bundle.objects.map((o: { id: string }) => o.id)]));
     }
+    // One object per marking: the same lead under TLP:RED and TLP:AMBER+STRICT shares no id.
+    expect([...byMarking[0]].filter((id) => byMarking[1].has(id))).toEqual([]);
   });
 
-  test("MISP: a feed directory, unpublished events for the organisation only, counters, TLP and typology tags, the decision as a note", async () => {
+  test("MISP: a feed directory, unpublished events for the organisation only, counters, TLP and typology tags, the lead as text, hashes.csv", async () => {
     const dir = out("feed");
     const r = await cli(home, ["review", "export", "--format", "misp", "--out", dir]);
     expect(r.code, r.stderr).toBe(0);
     const names = readdirSync(dir).sort();
     expect(names).toContain("manifest.json");
-    expect(names).not.toContain("hashes.csv");
-    expect(names).toHaveLength(3);
+    expect(names).toContain("hashes.csv");
+    expect(names).toHaveLength(4);
     const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
-    expect(Object.keys(manifest).map((u) => `${u}.json`).sort()).toEqual(names.filter((n) => n !== "manifest.json").sort());
+    const eventFiles = names.filter((n) => n !== "manifest.json" && n !== "hashes.csv");
+    expect(Object.keys(manifest).map((u) => `${u}.json`).sort()).toEqual(eventFiles.sort());
+    const docs: unknown[] = [];
     for (const name of names) {
       const bytes = readFileSync(join(dir, name));
       assertNoValues(bytes);
-      if (name === "manifest.json") continue;
+      if (name === "manifest.json" || name === "hashes.csv") continue;
       const doc = JSON.parse(bytes.toString());
       expect(mispEventProblems(doc)).toEqual([]);
+      docs.push(doc);
       const e = doc.Event;
       expect(e.published).toBe(false);
       expect(e.distribution).toBe("0");
-      expect(e.Tag.map((t: { name: string }) => t.name)).toContain("tlp:amber+strict");
+      expect(e.Tag[0]).toEqual({ name: "tlp:amber+strict", colour: "#FFC000", exportable: true });
       expect(manifest[e.uuid]).toMatchObject({ info: e.info, date: e.date, timestamp: e.timestamp, threat_level_id: e.threat_level_id, analysis: e.analysis });
-      expect(e.Note[0].object_uuid).toBe(e.uuid);
-      expect(e.Note[0].note).toContain("APPROVED_FOR_RELEASE by alice");
-      if (e.Note[0].note.includes(a)) {
+      expect(e.Note).toBeUndefined();
+      const lead = e.Attribute.find((x: { type: string; category: string }) => x.type === "text" && x.category === "Other");
+      expect(lead.value).toContain("APPROVED_FOR_RELEASE by alice");
+      if (lead.value.includes(a)) {
         const counters = e.Attribute.filter((x: { type: string }) => x.type === "counter").map((x: { value: string; comment: string }) => [x.comment.split(" ")[2], x.value]);
         expect(counters).toEqual([["handles", "1"], ["wallets", "1"]]);
         expect(e.Tag.map((t: { name: string }) => t.name)).toContain('evidence-bridge:typology="synthetic-account-rental"');
       }
     }
+    const lines = (text: string) => text.split("\n").sort();
+    expect(lines(readFileSync(join(dir, "hashes.csv"), "utf8"))).toEqual(lines(expectedHashesCsv(docs)));
     // The same export again into the same directory is accepted unchanged; a different one is refused.
     expect((await cli(home, ["review", "export", "--format", "misp", "--out", dir])).stdout).toContain("already there, identical");
     const refused = await cli(home, ["review", "export", "--format", "misp", "--distribution", "1", "--out", dir]);
@@ -206,12 +224,64 @@ describe("marked exports under a four-eyes policy", () => {
     const bundle = JSON.parse(readFileSync(file, "utf8"));
     expect(stixProblems(bundle)).toEqual([]);
     const types = bundle.objects.map((o: { type: string }) => o.type);
-    expect(types).toEqual(["marking-definition", "identity", "grouping", "note"]);
-    const note = bundle.objects[3];
+    expect(types).toEqual(["marking-definition", "extension-definition", "identity", "grouping", "note"]);
+    const note = bundle.objects[4];
     expect(note.authors).toEqual(["alice", "bob"]);
     expect(note.content).toMatch(/APPROVED_FOR_RELEASE by alice[^\n]*\nreviewer note: checked by alice\nreview: APPROVED_FOR_RELEASE by bob/);
     const csv = join(home, "..", `${home.split("/").pop()}-four-eyes.csv`);
     expect((await cli(home, ["review", "export", "--format", "csv", "--out", csv])).stderr).toBe("");
     expect(readFileSync(csv, "utf8").trimEnd().split(/\r?\n/)).toHaveLength(2);
+  }, 120_000);
+});
+
+describe("export ids", () => {
+  /** Every id and uuid an export names (STIX object ids, MISP event and attribute uuids), minus the published extension ids. */
+  function namedIds(text: string): Set<string> {
+    const all = text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? [];
+    return new Set(all.filter((u) => u !== "60a3c5c5-0d10-413e-aab3-9e08dde9e88d" && u !== "ea279b3e-5c71-4632-ac08-831c66a786ba"));
+  }
+
+  test("two stores exporting the same example never share an id; each keeps its own in its sealed store", async () => {
+    const seen: Set<string>[] = [];
+    for (const tag of ["ids-one", "ids-two"]) {
+      const home = tempHome(tag);
+      const id = await buildCapsule(home, MESSAGE_C, iocs({ handles: ["@third_synthetic_desk"] }));
+      await approve(home, id, "same example, same note", false);
+      expect((await cli(home, ["review", "max-tlp", "clear"])).code).toBe(0);
+      const ids = new Set<string>();
+      for (const args of [
+        ["--format", "stix", "--tlp", "red"],
+        ["--format", "stix", "--tlp", "clear", "--marking-profile", "opencti"],
+        ["--format", "misp", "--tlp", "amber"],
+      ]) {
+        const target = join(home, `export-${args.join("-")}`);
+        const r = await cli(home, ["review", "export", ...args, "--out", target]);
+        expect(r.code, r.stderr).toBe(0);
+        const files = args[1] === "misp" ? readdirSync(target).map((n) => join(target, n)) : [target];
+        for (const f of files) for (const u of namedIds(readFileSync(f, "utf8"))) ids.add(u);
+        // Re-exporting keeps the ids: the same bytes (and an existing identical output is accepted).
+        const again = await cli(home, ["review", "export", ...args, "--out", target]);
+        expect(again.stdout).toContain("already there, identical");
+      }
+      expect(ids.size).toBeGreaterThan(10);
+      // The registry is sealed: none of the ids is readable in it.
+      const registry = readFileSync(join(home, "store", "export-ids.sealed"));
+      expect([...ids].filter((u) => registry.includes(Buffer.from(u)))).toEqual([]);
+      expect(statSync(join(home, "store", "export-ids.sealed")).mode & 0o777).toBe(0o600);
+      seen.push(ids);
+      if (tag === "ids-two") {
+        // A damaged registry refuses the export (never a silent new set of ids); nothing is written.
+        const registryPath = join(home, "store", "export-ids.sealed");
+        const damaged = Buffer.from(registry);
+        damaged[damaged.length - 1] ^= 1;
+        writeFileSync(registryPath, damaged);
+        const target = join(home, "after-damage.json");
+        const r = await cli(home, ["review", "export", "--format", "stix", "--out", target]);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(/the store's export ids: sealed file failed authentication: store\/export-ids\.sealed.*nothing was exported/);
+        expect(existsSync(target)).toBe(false);
+      }
+    }
+    expect([...seen[0]].filter((u) => seen[1].has(u))).toEqual([]);
   }, 120_000);
 });

@@ -5,6 +5,7 @@
 import { Readable, Writable } from "node:stream";
 import { CliError, type CliIo } from "../../../bridge/cli/context.js";
 import { main, oneLine } from "../../../bridge/cli/main.js";
+import { TEST_ENDPOINT_ENV } from "../../helpers/test-env.js";
 
 export interface CliRun {
   code: number;
@@ -27,7 +28,7 @@ function sink(tty: boolean): { stream: Writable & { isTTY?: boolean }; text: () 
 export async function cli(argv: string[], opts: { stderrTTY?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
   const out = sink(false);
   const err = sink(opts.stderrTTY === true);
-  const io: CliIo = { stdin: Readable.from([]), stdout: out.stream, stderr: err.stream, env: opts.env ?? {} };
+  const io: CliIo = { stdin: Readable.from([]), stdout: out.stream, stderr: err.stream, env: { ...TEST_ENDPOINT_ENV, ...opts.env } };
   let code: number;
   try {
     code = await main(argv, io);

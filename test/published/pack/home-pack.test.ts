@@ -34,11 +34,11 @@ function packError(f: () => unknown): PackError {
 }
 
 describe("the data directory's own pack", () => {
-  test("no pack anywhere: not-configured, naming flags for the CLI and only the environment for MCP", () => {
+  test("no pack anywhere: not-configured, naming the one command, and for MCP the bundle setting, never a flag", () => {
     const home = temp();
     const cli = packError(() => resolvePack({ home, packFile: undefined }));
     expect(cli.rule).toBe("not-configured");
-    expect(cli.detail).toMatch(/--pack FILE/);
+    expect(cli.detail).toBe(`no intelligence pack in the data directory ${home}: run 'evidence-bridge pack fetch' to install the pinned published pack 2026-08-08.2`);
     const mcp = packError(() => resolvePack({ home, packFile: undefined }, { audience: "mcp" }));
     expect(mcp.detail).toMatch(/EVIDENCE_BRIDGE_PACK/);
     expect(mcp.detail).not.toMatch(/--\w/);
@@ -62,7 +62,7 @@ describe("the data directory's own pack", () => {
     expect(rememberFirstPack({ home, packFile: SYNTHETIC })).toBe(false);
     const present = temp();
     resolvePack({ home: present, packFile: SYNTHETIC });
-    expect(() => resolvePack({ home: present, packFile: undefined })).toThrow(/no intelligence pack configured/);
+    expect(() => resolvePack({ home: present, packFile: undefined })).toThrow(/no intelligence pack in the data directory .*: run 'evidence-bridge pack fetch'/);
     expect(rememberFirstPack({ home: present, packFile: SYNTHETIC })).toBe(true);
     expect(resolvePack({ home: present, packFile: undefined }).file).toBe(homePackFiles(present).file);
   });
