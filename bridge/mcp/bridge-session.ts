@@ -65,6 +65,7 @@ export class BridgeSession {
   private discovery: Promise<unknown> | undefined;
   private discoveryKicked = false;
   private egressPromise: Promise<StoreGuard> | undefined;
+  private egressGuard: StoreGuard | undefined;
 
   constructor(
     private readonly config: Config,
@@ -77,7 +78,12 @@ export class BridgeSession {
       version: opts.version,
       diagnostics: this.diagnostics,
       retryDelayMs: opts.retryDelayMs,
-      egress: () => this.egress(),
+      // The client sends params in the discovery (which waits for the guard) and in tools/call (run by the server,
+      // which loads with it); listing its tools sends nothing. Asked before it is loaded: refuse (fail closed).
+      guard: () => {
+        if (!this.egressGuard) throw new Error("the egress guard is not loaded yet");
+        return this.egressGuard.guard;
+      },
     });
     this.relay = {
       start: async () => undefined,
@@ -105,7 +111,7 @@ export class BridgeSession {
 
   /** The egress guard over the private store, shared by the upstream client and the server (loaded on first use). */
   private egress(): Promise<StoreGuard> {
-    return (this.egressPromise ??= import("../../capsules/guard/store-guard.js").then(({ StoreGuard }) => new StoreGuard()));
+    return (this.egressPromise ??= import("../../capsules/guard/store-guard.js").then(({ StoreGuard }) => (this.egressGuard = new StoreGuard())));
   }
 
   /** The upstream client (created on first use), or undefined without `mcpUrl`. */
@@ -240,8 +246,8 @@ export class BridgeSession {
   private startDiscovery(): void {
     const hosted = this.upstream.hosted;
     if (!hosted || this.discovery || this.closed || this.config.defaults.mcpUrl) return;
-    this.discovery = hosted()
-      .then(async (c) => {
+    this.discovery = Promise.all([hosted(), this.egress()])
+      .then(async ([c]) => {
         await c.discover();
         // Clients that listed the pinned tools before discovery finished learn that the list changed.
         const names = c.listTools().map((t) => `${t.name}\u0000${t.title}\u0000${t.description}`);

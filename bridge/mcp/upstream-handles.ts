@@ -4,7 +4,7 @@
  * start-up does not wait for them (docs/startup.md).
  */
 import type { Config } from "../../src/config.js";
-import type { StoreGuard } from "../../capsules/guard/store-guard.js";
+import type { OutwardGuard } from "../../capsules/guard/outward-guard.js";
 import type { HostedClient } from "../upstream/hosted-client.js";
 import type { Agents } from "../upstream/http-transport.js";
 import type { PublishedFiles } from "../upstream/published-files.js";
@@ -23,8 +23,8 @@ export interface UpstreamOptions {
   diagnostics: (line: string) => void;
   /** Pause before the upstream client's single retry (tests shorten it). */
   retryDelayMs?: number;
-  /** The egress guard over the private store (loaded on first use), asked at every request the client sends. */
-  egress: () => Promise<StoreGuard>;
+  /** The outward guard over the private store, asked at every request with params the client sends. */
+  guard: () => OutwardGuard;
 }
 
 export function upstreamHandles(config: Config, opts: UpstreamOptions): UpstreamHandles {
@@ -33,14 +33,14 @@ export function upstreamHandles(config: Config, opts: UpstreamOptions): Upstream
     config.mcpUrl === undefined
       ? undefined
       : () =>
-          (hostedPromise ??= Promise.all([import("../upstream/hosted-client.js"), opts.egress()]).then(
-            ([{ HostedClient }, egress]) =>
+          (hostedPromise ??= import("../upstream/hosted-client.js").then(
+            ({ HostedClient }) =>
               new HostedClient({
                 mcpUrl: config.mcpUrl!,
                 baseUrl: config.baseUrl,
                 timeoutMs: config.timeoutMs,
                 retryDelayMs: opts.retryDelayMs,
-                guard: () => egress.guard,
+                guard: opts.guard,
                 diagnostics: opts.diagnostics,
                 clientInfo: { name: SERVER_NAME, version: opts.version },
               }),

@@ -81,7 +81,7 @@ async function sdkAnswer(message: Record<string, unknown>): Promise<string> {
     version: VERSION,
     diagnostics: () => undefined,
     wire: new WireTable(),
-    upstream: upstreamHandles(config, { version: VERSION, diagnostics: () => undefined, egress: async () => egress }),
+    upstream: upstreamHandles(config, { version: VERSION, diagnostics: () => undefined, guard: () => egress.guard }),
     toolList: async () => ({ tools: [] }),
   });
   await server.mcp.connect(transport);
