@@ -60,6 +60,18 @@ export class CanonicalDigest implements CanonicalSink {
     if (this.pos >= CHUNK_BYTES) this.submit();
   }
 
+  /** Canonical bytes already encoded (a slice proved to be its canonical text). */
+  bytes(bytes: Uint8Array): void {
+    if (this.floats > 0) return;
+    if (this.pos + bytes.length > this.buf.length) {
+      this.submit();
+      if (bytes.length > this.buf.length) return this.rawBytes(bytes);
+    }
+    this.buf.set(bytes, this.pos);
+    this.pos += bytes.length;
+    if (this.pos >= CHUNK_BYTES) this.submit();
+  }
+
   float(): void {
     // The digest is undefined from now on.
     this.floats++;

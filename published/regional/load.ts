@@ -11,15 +11,19 @@
  * messages and positions for the few top-level grammar errors, and errors inside a slice are moved to
  * document positions. The path of an error is the one the strict loader names (`location`).
  *
+ * The scan of each event also gathers the facts the fast lane needs (event-fast-lane.ts: whether `JSON.parse` reads
+ * the event as the strict loader would, its member count, whether its bytes are canonical); `fast(i)` gives them.
+ *
  * Why bytes and not the decoded text: decoding a large index with any non-ASCII character makes one two-byte string
  * of the whole document (about 0.4 s and 110 MB more for the 56.6 MB bench index), while its slices are mostly
  * ASCII and decode on V8's one-byte fast path.
  */
 import { pyRepr } from "../../src/json/echo.js";
 import { checkStrictUtf8, JsonLoadError, parseStrictJson, type JsonLoadRule, type StrictJsonLimits } from "../../src/json/parse.js";
-import { byteOfUnit, positionText, skipWhitespace, valueEnd } from "../../src/json/tokenizer.js";
+import { byteOfUnit, positionText, scanContainer, skipWhitespace, valueEnd, type SliceFacts } from "../../src/json/tokenizer.js";
 import { indexPath, memberPath, type JsonValue } from "../../src/json/value.js";
 import { INDEX_ROOT } from "./constants.js";
+import type { FastSlice } from "./event-fast-lane.js";
 
 /** A document that is not strict JSON: the loader's rule and message, and the path where it happened. */
 export interface LoadFailure {
@@ -42,6 +46,11 @@ export interface EventSource {
   get(i: number): JsonValue;
   /** The JSON text of element `i` exactly as the input holds it, when the input was bytes (not checked again). */
   text?(i: number): string;
+  /**
+   * Element `i` for the fast lane (event-fast-lane.ts), when the scan proved `JSON.parse` reads it as the strict
+   * loader does; else undefined.
+   */
+  fast?(i: number): FastSlice | undefined;
 }
 
 /** A loaded index: its top-level members (in document order, `events` excluded when streamed) and the events. */
@@ -81,8 +90,17 @@ class Scanner {
   private pos = 0;
   private readonly header = new Map<string, JsonValue>();
   private spans: number[] | undefined;
+  /** Per event: the members the scan counted, or -1 when the event may not take the fast lane. */
+  private readonly fastMembers: number[] = [];
+  /** Per event: whether its slice is compact with only canonical escapes. */
+  private readonly compact: boolean[] = [];
+  private readonly facts: SliceFacts = { plain: false, compact: false, members: 0 };
 
-  constructor(private readonly bytes: Uint8Array) {}
+  private readonly buffer: Buffer;
+
+  constructor(private readonly bytes: Uint8Array) {
+    this.buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
 
   run(): LoadedIndex {
     try {
@@ -150,11 +168,18 @@ class Scanner {
       return spans;
     }
     for (;;) {
-      const path = indexPath(memberPath(INDEX_ROOT, "events"), spans.length / 2);
-      const end = this.valueEnd(this.pos, path, ROOT_DEPTH - 2);
+      const facts = this.facts;
+      let end = scanContainer(b, this.pos, facts);
+      if (end < 0) {
+        facts.plain = false;
+        facts.compact = false;
+        end = this.valueEnd(this.pos, indexPath(memberPath(INDEX_ROOT, "events"), spans.length / 2), ROOT_DEPTH - 2);
+      }
+      this.fastMembers.push(facts.plain ? facts.members : -1);
+      this.compact.push(facts.compact);
       spans.push(this.pos, end);
       this.pos = end;
-      if (!this.next(0x5d, path)) return spans;
+      if (!this.next(0x5d, indexPath(memberPath(INDEX_ROOT, "events"), spans.length / 2 - 1))) return spans;
     }
   }
 
@@ -175,6 +200,13 @@ class Scanner {
       get: (i: number) => this.parseSlice(spans[2 * i], spans[2 * i + 1], indexPath(events, i), ROOT_DEPTH - 2),
       // The whole input was checked as UTF-8 before the scan, and spans start and end on ASCII bytes.
       text: (i: number) => lenientDecoder.decode(this.bytes.subarray(spans[2 * i], spans[2 * i + 1])),
+      fast: (i: number) => {
+        const members = this.fastMembers[i];
+        if (members === undefined || members < 0) return undefined;
+        const start = spans[2 * i];
+        const end = spans[2 * i + 1];
+        return { text: this.buffer.toString("utf8", start, end), bytes: this.bytes.subarray(start, end), members, compact: this.compact[i] };
+      },
     };
   }
 

@@ -15,6 +15,7 @@ import { finding, FindingList, floatFindings, hasFloat, type RegionalFinding } f
 import { fromPlain, PlainValueError } from "./from-plain.js";
 import { IndexLoadError, loadIndexBytes, type EventSource, type LoadedIndex, type LoadFailure } from "./load.js";
 import { INDEX_DIALECT } from "./index-dialect.js";
+import { fastEvent } from "./event-fast-lane.js";
 import { shapesFor, type ProfileShapes, type RegionalEvent } from "./index-shape.js";
 
 /** Our reading of `content_sha256`; the format states only its pattern. */
@@ -182,6 +183,14 @@ export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions =
   if (events !== undefined) {
     const eventsPath = memberPath(INDEX_ROOT, "events");
     for (let i = 0; i < events.count; i++) {
+      // The fast lane takes only an event it proves conforming; the strict lane decides every other one.
+      const slice = events.fast?.(i);
+      const fast = slice !== undefined ? fastEvent(slice, shapes.event) : undefined;
+      if (fast !== undefined) {
+        digest.conformingEvent(fast.event, fast.canonical);
+        if (consistency !== undefined && errors.total === 0) consistency.addEvent(i, fast.event);
+        continue;
+      }
       let ev: JsonValue;
       try {
         ev = events.get(i);
@@ -290,10 +299,17 @@ class DigestRun {
 
   /**
    * Writes the next event from its checked form (strings, booleans, integers, null, arrays, and objects with their
-   * members in code-point order), whose JSON text is its canonical text.
+   * members in code-point order), whose JSON text is its canonical text; or from `canonical`, the event's bytes
+   * when the fast lane proved them to be that text.
    */
-  conformingEvent(ev: RegionalEvent): void {
+  conformingEvent(ev: RegionalEvent, canonical?: Uint8Array): void {
     if (this.d instanceof CanonicalDigest) {
+      if (canonical !== undefined) {
+        if (!this.firstEvent) this.d.raw(",");
+        this.d.bytes(canonical);
+        this.firstEvent = false;
+        return;
+      }
       const text = JSON.stringify(ev);
       this.d.raw(this.firstEvent ? text : `,${text}`);
     }

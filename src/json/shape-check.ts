@@ -7,6 +7,7 @@
  * Integer versus float is lexical here: `60.0` is a float, wherever it appears.
  */
 import { compareCodePoints, JsonFloat, kindOf, type JsonValue } from "./value.js";
+import { STRICT_MODEL, type ValueModel } from "./value-model.js";
 import {
   isOptional,
   jsPropertyOrder,
@@ -40,6 +41,22 @@ export interface CheckOptions {
    * returned value holding only strings, booleans, integers, null, arrays and objects is its canonical text.
    */
   memberOrder?: "shape" | "code-point";
+  /** How values are read (default {@link STRICT_MODEL}). */
+  model?: ValueModel;
+}
+
+/**
+ * A reusable checker for callers that need only the verdict and the checked value, many times over: it may check
+ * an object's members in any order, so the problem it throws is some problem, not necessarily the first in the
+ * dialect's order. Returns the plain JS value or throws a {@link ShapeViolation}.
+ */
+export function verdictChecker<F extends string, S extends Shape<F>>(
+  shape: S,
+  dialect: ShapeDialect<F>,
+  opts: CheckOptions = {},
+): (value: JsonValue, model?: ValueModel) => Infer<S> {
+  const checker = new Checker(dialect, undefined, opts, true);
+  return (value, model) => checker.verdict(shape, value, model ?? opts.model ?? STRICT_MODEL) as Infer<S>;
 }
 
 /** Checks `value` against `shape`; returns the plain JS value or throws the first {@link ShapeViolation}. */
@@ -142,9 +159,9 @@ function planOf(shape: ObjectShape<string>): ObjectPlan {
 }
 
 /** The members an all-or-none object lacks, when it has some but not all; else undefined. */
-function allOrNoneAbsent(names: readonly string[], value: Map<string, JsonValue>): string[] | undefined {
-  const absent = names.filter((n) => !value.has(n));
-  return absent.length > 0 && value.size > 0 ? absent : undefined;
+function allOrNoneAbsent(names: readonly string[], has: (n: string) => boolean, size: number): string[] | undefined {
+  const absent = names.filter((n) => !has(n));
+  return absent.length > 0 && size > 0 ? absent : undefined;
 }
 
 /** Thrown (collect mode only) to abandon a value whose problem has been reported; caught by its container. */
@@ -155,6 +172,7 @@ class Checker<F extends string> {
   private readonly path: Seg[] = [];
   private readonly closedFirst: boolean;
   private readonly codePointOrder: boolean;
+  private m: ValueModel;
   /** Problems reported so far (collect mode). */
   private reported = 0;
 
@@ -162,9 +180,12 @@ class Checker<F extends string> {
     private readonly d: ShapeDialect<F>,
     private readonly report: ((v: ShapeViolation) => void) | undefined,
     opts: CheckOptions,
+    /** Verdict only (see {@link verdictChecker}): members in any order, no recovery. */
+    private readonly anyOrder = false,
   ) {
     this.closedFirst = d.order === "closed-first";
     this.codePointOrder = opts.memberOrder === "code-point";
+    this.m = opts.model ?? STRICT_MODEL;
   }
 
   /** Reports a problem; in collect mode without abandoning the value (the caller goes on). */
@@ -189,8 +210,22 @@ class Checker<F extends string> {
     }
   }
 
+  /** One check from the top, with `model` (verdict mode). */
+  verdict(shape: Shape<F>, value: JsonValue, model: ValueModel): unknown {
+    this.path.length = 0;
+    this.m = model;
+    return this.check(shape, value);
+  }
+
   /** Checks a member or item; in collect mode a failed one yields its raw value and the check goes on. */
   private at(seg: Seg, shape: Shape<F>, value: JsonValue): unknown {
+    if (this.anyOrder) {
+      // Nothing to recover: a problem ends the check, and the next check resets the path.
+      this.path.push(seg);
+      const v = this.check(shape, value);
+      this.path.pop();
+      return v;
+    }
     this.path.push(seg);
     try {
       return this.check(shape, value);
@@ -205,24 +240,24 @@ class Checker<F extends string> {
   check(shape: Shape<F>, value: JsonValue): unknown {
     switch (shape.kind) {
       case "string": {
-        if (typeof value !== "string") this.fail(this.d.kind(shape, kindOf(value), value));
+        if (typeof value !== "string") this.fail(this.d.kind(shape, this.m.kind(value), value));
         const problem = this.d.string(shape, value);
         if (problem) this.fail(problem);
         return value;
       }
       case "bool": {
-        if (typeof value !== "boolean") this.fail(this.d.kind(shape, kindOf(value), value));
+        if (typeof value !== "boolean") this.fail(this.d.kind(shape, this.m.kind(value), value));
         if (shape.value !== undefined && value !== shape.value) this.fail(this.d.bool!(shape, value));
         return value;
       }
       case "int": {
-        if (typeof value !== "number") this.fail(this.d.kind(shape, kindOf(value), value));
+        if (typeof value !== "number") this.fail(this.d.kind(shape, this.m.kind(value), value));
         const problem = this.d.int(shape, value);
         if (problem) this.fail(problem);
         return value;
       }
       case "float": {
-        if (!(value instanceof JsonFloat)) this.fail(this.d.kind(shape, kindOf(value), value));
+        if (!(value instanceof JsonFloat)) this.fail(this.d.kind(shape, this.m.kind(value), value));
         const problem = this.d.float(shape, value.value);
         if (problem) this.fail(problem);
         return value.value;
@@ -230,7 +265,7 @@ class Checker<F extends string> {
       case "nullable":
         return value === null ? null : this.check(shape.inner, value);
       case "tuple": {
-        if (!Array.isArray(value)) this.fail(this.d.kind(shape, kindOf(value), value));
+        if (!Array.isArray(value)) this.fail(this.d.kind(shape, this.m.kind(value), value));
         const problem = this.d.count(shape, value.length);
         if (problem) this.fail(problem);
         const before = this.reported;
@@ -248,7 +283,7 @@ class Checker<F extends string> {
   }
 
   private array(shape: ArrayShape<F>, value: JsonValue): unknown[] {
-    if (!Array.isArray(value)) this.fail(this.d.kind(shape, kindOf(value), value));
+    if (!Array.isArray(value)) this.fail(this.d.kind(shape, this.m.kind(value), value));
     const count = this.d.count(shape, value.length);
     if (count && this.closedFirst) this.fail(count);
     const before = this.reported;
@@ -266,10 +301,10 @@ class Checker<F extends string> {
   }
 
   /** Unknown members: in `closed-first` order together at the object, else each at its own path. */
-  private unknownKeys(value: Map<string, JsonValue>, known: (k: string) => boolean, shape: ObjectShape<F> | RecordShape<F>): void {
-    if (value.size === 0) return;
+  private unknownKeys(value: unknown, size: number, known: (k: string) => boolean, shape: ObjectShape<F> | RecordShape<F>): void {
+    if (size === 0) return;
     let unknown: string[] | undefined;
-    for (const k of value.keys()) if (!known(k)) (unknown ??= []).push(k);
+    for (const k of this.m.keys(value)) if (!known(k)) (unknown ??= []).push(k);
     if (unknown === undefined) return;
     const ordered = jsPropertyOrder(unknown);
     if (this.closedFirst) this.fail(this.d.unknown(shape, ordered));
@@ -278,11 +313,15 @@ class Checker<F extends string> {
   }
 
   private object(shape: ObjectShape<F>, value: JsonValue): Record<string, unknown> {
-    if (!(value instanceof Map)) this.fail(this.d.kind(shape, kindOf(value), value));
+    const m = this.m;
+    if (!m.isObject(value)) this.fail(this.d.kind(shape, m.kind(value), value));
     const { names, shapes, optional, sorted } = planOf(shape);
+    const size = m.size(value);
+    if (this.anyOrder && this.codePointOrder && !this.closedFirst && !shape.allOrNone) return this.objectAnyOrder(shape, value, size);
+    const has = (n: string) => m.get(value, n) !== undefined;
     if (this.closedFirst) {
-      this.unknownKeys(value, (k) => Object.hasOwn(shape.fields, k), shape);
-      const absent = shape.allOrNone ? allOrNoneAbsent(names, value) : names.filter((n, i) => !optional[i] && !value.has(n));
+      this.unknownKeys(value, size, (k) => Object.hasOwn(shape.fields, k), shape);
+      const absent = shape.allOrNone ? allOrNoneAbsent(names, has, size) : names.filter((n, i) => !optional[i] && !has(n));
       if (absent && absent.length > 0) this.fail(this.d.missing(shape, absent));
     }
     const before = this.reported;
@@ -292,7 +331,7 @@ class Checker<F extends string> {
     let present = 0;
     for (let i = 0; i < names.length; i++) {
       const name = names[i];
-      const member = value.get(name);
+      const member = m.get(value, name);
       if (member !== undefined) {
         present++;
         const v = this.at(name, shapes[i] as Shape<F>, member);
@@ -301,8 +340,8 @@ class Checker<F extends string> {
       } else if (!optional[i]) this.note(this.d.kind(shape.fields[name], "missing"), [name]);
     }
     if (!this.closedFirst) {
-      if (present < value.size) this.unknownKeys(value, (k) => Object.hasOwn(shape.fields, k), shape);
-      const absent = shape.allOrNone ? allOrNoneAbsent(names, value) : undefined;
+      if (present < size) this.unknownKeys(value, size, (k) => Object.hasOwn(shape.fields, k), shape);
+      const absent = shape.allOrNone ? allOrNoneAbsent(names, has, size) : undefined;
       if (absent) this.fail(this.d.missing(shape, absent));
     }
     if (this.reported > before) throw SKIP;
@@ -314,17 +353,42 @@ class Checker<F extends string> {
     return out;
   }
 
+  /** Verdict mode, code-point output: members checked and written in code-point order, in one pass. */
+  private objectAnyOrder(shape: ObjectShape<F>, value: JsonValue, size: number): Record<string, unknown> {
+    const m = this.m;
+    const { names, shapes, optional, sorted } = planOf(shape);
+    const out: Record<string, unknown> = {};
+    let present = 0;
+    for (let k = 0; k < sorted.length; k++) {
+      const i = sorted[k];
+      const name = names[i];
+      const member = m.get(value, name);
+      if (member !== undefined) {
+        present++;
+        out[name] = this.at(name, shapes[i] as Shape<F>, member);
+      } else if (!optional[i]) this.fail(this.d.kind(shape.fields[name], "missing"), [name]);
+    }
+    if (present < size) this.unknownKeys(value, size, (k) => Object.hasOwn(shape.fields, k), shape);
+    this.rules(shape.rules, out);
+    return out;
+  }
+
   private record(shape: RecordShape<F>, value: JsonValue): Record<string, unknown> {
-    if (!(value instanceof Map)) this.fail(this.d.kind(shape, kindOf(value), value));
+    const m = this.m;
+    if (!m.isObject(value)) this.fail(this.d.kind(shape, m.kind(value), value));
     const known = (k: string) => shape.keys.includes(k);
+    const size = m.size(value);
     const before = this.reported;
     const out: Record<string, unknown> = {};
     if (this.closedFirst) {
-      this.unknownKeys(value, known, shape);
-      for (const [k, v] of value) out[k] = this.at(k, shape.value, v);
+      this.unknownKeys(value, size, known, shape);
+      for (const k of m.keys(value)) out[k] = this.at(k, shape.value, m.get(value, k)!);
     } else {
-      for (const k of shape.keys) if (value.has(k)) out[k] = this.at(k, shape.value, value.get(k)!);
-      this.unknownKeys(value, known, shape);
+      for (const k of shape.keys) {
+        const v = m.get(value, k);
+        if (v !== undefined) out[k] = this.at(k, shape.value, v);
+      }
+      this.unknownKeys(value, size, known, shape);
     }
     if (this.reported > before) throw SKIP;
     this.rules(shape.rules, out);

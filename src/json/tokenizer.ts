@@ -189,3 +189,115 @@ export function byteOfUnit(b: Uint8Array, start: number, units: number): number 
   }
   return k;
 }
+
+/**
+ * What a scan of one container found, for a caller that parses it natively (the regional fast lane,
+ * published/regional/event-fast-lane.ts): whether `JSON.parse` reads it as the strict loader does.
+ */
+export interface SliceFacts {
+  /** JSON.parse reads the slice as the strict loader does (see the module comment). */
+  plain: boolean;
+  /** The slice is compact and writes only the escapes JSON.stringify writes. */
+  compact: boolean;
+  /** Members (`:` outside strings) of every object in the slice. */
+  members: number;
+}
+
+/** Nesting `plain` allows (well inside the strict loader's limits for any caller here). */
+const MAX_FAST_DEPTH = 16;
+/** The strict loader's longest string (code points, so at most this many bytes too): `plain` slices are shorter. */
+const MAX_FAST_BYTES = 11_184_812;
+
+/**
+ * End (exclusive) of the container starting at `start` (`{` or `[`), exactly where the tokenizer's `valueEnd`
+ * puts it, with the slice's facts in `facts` (`plain`: no fraction or exponent, no integer over 15 digits, no `-0`,
+ * no `\\u` escape of a surrogate, nesting within 16; `compact`: no whitespace outside strings and only the escapes
+ * JSON.stringify writes); -1 where `valueEnd` would give -1 or the value is not a container.
+ */
+export function scanContainer(b: Uint8Array, start: number, facts: SliceFacts): number {
+  const first = b[start];
+  if (first !== 0x7b && first !== 0x5b) return -1;
+  const n = b.length;
+  let depth = 0;
+  let maxDepth = 0;
+  let members = 0;
+  let plain = true;
+  let compact = true;
+  let k = start;
+  while (k < n) {
+    const x = b[k];
+    if (x === 0x22) {
+      k = closingQuote(b, k);
+      if (k >= n) return -1;
+      k++;
+    } else if (x === 0x7b || x === 0x5b) {
+      if (++depth > maxDepth) maxDepth = depth;
+      k++;
+    } else if (x === 0x7d || x === 0x5d) {
+      k++;
+      if (--depth === 0) {
+        facts.members = members;
+        facts.compact = false;
+        facts.plain = plain && maxDepth <= MAX_FAST_DEPTH && k - start <= MAX_FAST_BYTES && escapes(b, start, k, facts);
+        facts.compact = facts.plain && compact && facts.compact;
+        return k;
+      }
+    } else if (x === 0x3a) {
+      members++;
+      k++;
+    } else if (x === 0x2d || (x >= 0x30 && x <= 0x39)) {
+      // An integer token: at most 15 digits, no `-0`, no fraction or exponent after it.
+      let j = x === 0x2d ? k + 1 : k;
+      if (x === 0x2d && b[j] === 0x30) plain = false;
+      const digits = j;
+      while (j < n && b[j] >= 0x30 && b[j] <= 0x39) j++;
+      const next = b[j];
+      if (j - digits > 15 || next === 0x2e || next === 0x65 || next === 0x45) plain = false;
+      k = j > k ? j : k + 1;
+    } else {
+      if (x === 0x20 || x === 0x0a || x === 0x0d || x === 0x09) compact = false;
+      k++;
+    }
+  }
+  return -1;
+}
+
+/** Short escapes JSON.stringify writes (after the backslash): `"` `\` b f n r t. */
+const SHORT = new Set([0x22, 0x5c, 0x62, 0x66, 0x6e, 0x72, 0x74]);
+/** Control characters JSON.stringify writes with a short escape (so `\u00xx` of them is not canonical). */
+const SHORT_CONTROLS = new Set([0x08, 0x09, 0x0a, 0x0c, 0x0d]);
+
+/**
+ * Checks every backslash of bytes [start, end): false when a `\u` escape is of a surrogate (or malformed: JSON.parse
+ * will refuse it anyway). Sets `facts.compact` to whether every escape is one JSON.stringify writes.
+ */
+function escapes(b: Uint8Array, start: number, end: number, facts: SliceFacts): boolean {
+  facts.compact = true;
+  const slice = b.subarray(start, end);
+  let j = slice.indexOf(0x5c);
+  while (j >= 0) {
+    const e = slice[j + 1];
+    if (e === 0x75) {
+      let unit = 0;
+      let lower = true;
+      for (let h = j + 2; h < j + 6; h++) {
+        const c = slice[h];
+        let d: number;
+        if (c >= 0x30 && c <= 0x39) d = c - 0x30;
+        else if (c >= 0x61 && c <= 0x66) d = c - 0x57;
+        else if (c >= 0x41 && c <= 0x46) {
+          d = c - 0x37;
+          lower = false;
+        } else return false;
+        unit = unit * 16 + d;
+      }
+      if (unit >= 0xd800 && unit <= 0xdfff) return false;
+      if (!lower || unit >= 0x20 || SHORT_CONTROLS.has(unit)) facts.compact = false;
+      j = slice.indexOf(0x5c, j + 6);
+    } else {
+      if (!SHORT.has(e)) facts.compact = false;
+      j = slice.indexOf(0x5c, j + 2);
+    }
+  }
+  return true;
+}
