@@ -5,7 +5,8 @@
  *
  * - cold start: spawn → the `initialize` answer on stdout (target ≤ `node -e 0` + 60 ms, NODE_EXTRA_CA_CERTS
  *   unset as users run), with the bundle's V8 code cache written by an earlier start (docs/startup.md), also with
- *   the cache off (a first start after an install) and for the unbundled tsc output;
+ *   the cache off (a first start after an install) and for the unbundled tsc output; and the `tools/list` answer
+ *   right after the `initialize` answer in the same cold processes (target ≤ 10 ms);
  * - added latency of a proxied call: median round trip of `list_signals` through the bridge over stdio, minus the
  *   median of the same call made directly to the double with the upstream client (target ≤ 2 ms);
  * - 50 concurrent proxied calls: all answered without error;
@@ -122,14 +123,22 @@ export async function benchMcp(): Promise<BenchResult[]> {
   try {
     // Cold start to the initialize answer (a fresh process each run).
     const shutdown: number[] = [];
-    const coldStart = async (entry: string, env?: NodeJS.ProcessEnv, runs = COLD_RUNS): Promise<number[]> => {
+    /** tools/list answer time after the initialize answer, in the cold starts of the bundle with its cache. */
+    const listAfter: number[] = [];
+    const coldStart = async (entry: string, env?: NodeJS.ProcessEnv, runs = COLD_RUNS, list?: number[]): Promise<number[]> => {
       const times: number[] = [];
       for (let i = 0; i < runs; i++) {
         const t0 = performance.now();
         const b = new Bridge(entry, ["--home", home], env);
         const first = b.firstOutput();
         b.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } })}\n`);
-        times.push((await first) - t0);
+        const answered = await first;
+        times.push(answered - t0);
+        if (list) {
+          b.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+          await b.request(2, "tools/list", {});
+          list.push(performance.now() - answered);
+        }
         shutdown.push(await b.end());
       }
       return times;
@@ -137,8 +146,10 @@ export async function benchMcp(): Promise<BenchResult[]> {
     const floor = await floorMs(COLD_RUNS);
     // One untimed start first: after a build it writes the bundle's code cache, as a user's first start does.
     await coldStart(bin, undefined, 1);
-    const cold = await coldStart(bin);
+    const cold = await coldStart(bin, undefined, COLD_RUNS, listAfter);
     rows.push(atMostOverFloor(`mcp: cold start to initialize answer (${bin.slice(root.length + 1)})`, median(cold), floor, 60, { min_ms: Math.min(...cold), runs: COLD_RUNS }));
+    // tools/list right after (issue 33 item 2): answered from the pinned entries, without loading the SDK server.
+    rows.push(atMost("mcp: tools/list answer after the initialize answer (cold process)", median(listAfter), 10, { min_ms: Math.min(...listAfter), runs: COLD_RUNS }));
     if (bin !== plain) {
       // The bundle without its V8 code cache (docs/startup.md): the first start after an install or upgrade.
       const noCache = await coldStart(bin, { ...userEnv(), EVIDENCE_BRIDGE_CODE_CACHE: "0" });

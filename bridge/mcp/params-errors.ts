@@ -3,7 +3,7 @@
  * multi-line JSON array) as the message. That is an invalid-params error: this rewrites it to -32602 with one
  * line per issue, `Invalid params: params.name: expected string, received undefined`, before it is written.
  */
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { RpcErrorCode as ErrorCode } from "./jsonrpc-message.js";
 
 interface Issue {
   path?: unknown;

@@ -15,7 +15,8 @@
  */
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { asJsonRpcMessage, RpcErrorCode as ErrorCode } from "./jsonrpc-message.js";
 import { topLevelSpans } from "../upstream/json-rpc.js";
 import { preciseParamsError } from "./params-errors.js";
 import { errorLine, resultLine, withProvenance } from "./splice.js";
@@ -162,8 +163,8 @@ export class LineTransport implements Transport {
       this.reject(null, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per line");
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success) {
+    const message = asJsonRpcMessage(value);
+    if (message === undefined) {
       const id = isObject(value) && validId(value.id) ? value.id : null;
       const what = isObject(value) && typeof value.jsonrpc === "string" && value.jsonrpc !== "2.0" ? "jsonrpc must be \"2.0\"" : "not a JSON-RPC 2.0 request, notification or response";
       // A malformed response or notification gets no answer (JSON-RPC answers requests only); anything else does.
@@ -178,7 +179,6 @@ export class LineTransport implements Transport {
       this.reject(id, ErrorCode.InvalidRequest, `Invalid Request: ${what}`);
       return;
     }
-    const message = parsed.data as JSONRPCMessage;
     const m = message as Record<string, unknown>;
     if (typeof m.method === "string" && "id" in m && validId(m.id)) {
       this.pending.add(idKey(m.id));

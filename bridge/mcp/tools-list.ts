@@ -1,31 +1,15 @@
 /**
- * `tools/list`: the six private tools (their JSON Schemas rendered from zod exactly as the SDK renders them) and
- * the proxied public tools with their PINNED names, titles, descriptions, annotations and input schemas, verbatim
- * (upstream text never steers the client). A tool the upstream no longer marks read-only is not listed. Without a configured upstream, or before it answers, the seven pinned tools are listed.
+ * `tools/list`: the seven private tools (their pinned entries, ./private-tool-list.ts, rendered from zod exactly as
+ * the SDK renders them) and the proxied public tools with their PINNED names, titles, descriptions, annotations and
+ * input schemas, verbatim (upstream text never steers the client). A tool the upstream no longer marks read-only is
+ * not listed. Without a configured upstream, or before it answers, the seven pinned tools are listed. Nothing here
+ * loads zod or the MCP SDK: tools/list is answered at start-up (docs/startup.md).
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { normalizeObjectSchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
-import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
-import { ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { HostedClient } from "../upstream/hosted-client.js";
 import { PINNED_TOOLS, PUBLIC_TOOL_NAMES, pinnedSchemaCopy } from "../upstream/pinned-tools.js";
-import type { PrivateToolDef } from "./private-tools.js";
-import { PUBLIC_ANNOTATIONS } from "./public-tools.js";
-
-function jsonSchema(schema: PrivateToolDef["input"], io: "input" | "output"): Tool["inputSchema"] {
-  return toJsonSchemaCompat(normalizeObjectSchema(schema)!, { strictUnions: true, pipeStrategy: io }) as Tool["inputSchema"];
-}
-
-export function privateToolEntries(defs: readonly PrivateToolDef[]): Tool[] {
-  return defs.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: jsonSchema(t.input, "input"),
-    outputSchema: jsonSchema(t.output, "output") as Tool["outputSchema"],
-    annotations: t.annotations,
-  }));
-}
+import { PRIVATE_TOOL_LIST } from "./private-tool-list.js";
+import { PUBLIC_ANNOTATIONS } from "./public-annotations.js";
 
 /** Public entries from the upstream client's view (or the pins when there is no client). */
 export function publicToolEntries(client: HostedClient | undefined): Tool[] {
@@ -41,14 +25,7 @@ export function publicToolEntries(client: HostedClient | undefined): Tool[] {
   }));
 }
 
-/**
- * Replaces the SDK's tools/list handler (installed by registerTool) with ours. `publicClient` resolves to the
- * upstream client after its start-up discovery has had a short chance to finish.
- */
-export function installToolList(server: McpServer, defs: readonly PrivateToolDef[], publicClient: () => Promise<HostedClient | undefined>): void {
-  let privateEntries: Tool[] | undefined;
-  server.server.setRequestHandler(ListToolsRequestSchema, async () => {
-    privateEntries ??= privateToolEntries(defs);
-    return { tools: [...privateEntries, ...publicToolEntries(await publicClient())] };
-  });
+/** The tools/list result; `publicClient` resolves to the upstream client after its discovery had a short chance. */
+export async function toolListResult(publicClient: () => Promise<HostedClient | undefined>): Promise<{ tools: Tool[] }> {
+  return { tools: [...PRIVATE_TOOL_LIST, ...publicToolEntries(await publicClient())] };
 }

@@ -118,8 +118,7 @@ describeShared("review commands", () => {
     // (The store-wide guard also holds the matched terms the pack does not make public; "USDT" has fewer than 8
     // letters and digits, so it is found only as a whole word, not inside USDT_KITCHEN_SINK: docs/guard.md.)
     expect(wide.stderr).toBe(
-      "evidence-bridge: review approve: --public-note refused: leak guard: ioc_value in the public note; the public note leaves with the export: keep private details in --note (sealed, never exported)
-",
+      "evidence-bridge: review approve: --public-note refused: leak guard: ioc_value in the public note; the public note leaves with the export: keep private details in --note (sealed, never exported)\n",
     );
     const ok = await eb("review", "approve", id("01"), "--reviewer", "alice", "--reason", "corroborated", "--public-note", "Matches the mule rental pattern; share.");
     expect(ok.code).toBe(0);
