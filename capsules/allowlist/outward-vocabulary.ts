@@ -29,7 +29,9 @@ import { WITHHELD_ANSWER } from "../candidates/feed-policy.js";
 import { PUBLIC_RECORD_SCHEMA, REVIEW_REQUIRED } from "../candidates/types.js";
 import { CSV_COLUMNS } from "../exports/csv.js";
 import { MARKING_PROFILES, TLP_LEVELS } from "../exports/tlp.js";
+import { CHECKPOINT_SCHEMA } from "../review/checkpoint.js";
 import { REVIEW_RECORD_SCHEMA } from "../review/record.js";
+import { REVIEW_REASONS } from "../review/text-rules.js";
 import {
   ABSTAIN_NO_EVIDENCE,
   ABSTAIN_TYPOLOGY_ONLY,
@@ -80,6 +82,9 @@ export const FIXED_TEXTS: readonly string[] = Object.freeze([
   "evidence-bridge capsule candidate sha256:; the approved candidate (check the JSONL export with 'evidence-bridge review verify-export')",
   "number of indicators in the lead (values withheld); deleted publish_timestamp sharing_group_id",
   "evidence-bridge-review-checkpoint/v1 checkpoint head_sha256 digests records signer",
+  // Review records and checkpoints v2 (capsules/review/record.ts, checkpoint.ts) and their lines in a lead.
+  "private_note_sha256 public_note reason vetoes",
+  "review reason: none (a record from before reason codes); reviewer's public note:",
   "count attribute_count custom language en x_opencti_definition_type",
   // STIX extension definitions, markings and indicators of released values (capsules/exports/stix.ts, release).
   "tiers their decisions toplevel STIX types top time properties profile precision millisecond last it exports equal",
@@ -139,6 +144,8 @@ export class OutwardVocabulary {
       PUBLIC_RECORD_SCHEMA,
       REVIEW_REQUIRED,
       REVIEW_RECORD_SCHEMA,
+      CHECKPOINT_SCHEMA,
+      ...REVIEW_REASONS,
       ...CSV_COLUMNS,
       ...TLP_LEVELS,
       ...MARKING_PROFILES,

@@ -22,9 +22,9 @@ import { canonicalBytes } from "../../src/json/canonical.js";
 import { parseStrictJson } from "../../src/json/parse.js";
 import { bytesToHex, hexToBytes, sha256Hex } from "../../src/hash.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
-import { signingKeyFingerprint, verifySignature, type SigningKey } from "../../src/crypto/sign.js";
+import type { SigningKey } from "../../src/crypto/sign.js";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
-import { isDecisionTime, type ReviewerIdentity } from "../review/record.js";
+import { isDecisionTime, reviewerSignatureProblem, type ReviewerIdentity } from "../review/record.js";
 import { isReviewReason, recordedNameProblem, REVIEW_REASONS, type ReviewReason } from "../review/text-rules.js";
 
 export const RELEASE_RECORD_SCHEMA = "evidence-bridge-release-record/v1";
@@ -112,10 +112,7 @@ export function releaseBytes(r: ReleaseRecord): Uint8Array {
 
 /** Undefined when the fingerprint belongs to the key and the signature verifies; else the problem. */
 export function releaseSignatureProblem(r: ReleaseRecord): string | undefined {
-  const pub = hexToBytes(r.reviewer.public_key);
-  if (signingKeyFingerprint(pub) !== r.reviewer.fingerprint) return "reviewer.fingerprint does not belong to reviewer.public_key";
-  if (!verifySignature(pub, signingMessage(r), hexToBytes(r.signature))) return "the signature does not verify with reviewer.public_key (the record was modified after signing, or signed with another key)";
-  return undefined;
+  return reviewerSignatureProblem(r.reviewer, signingMessage(r), r.signature);
 }
 
 function closed(o: JsonObject, names: readonly string[], path: string): void {

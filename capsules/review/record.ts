@@ -188,9 +188,17 @@ export function recordDigest(r: ReviewRecord): string {
 
 /** Undefined when the fingerprint belongs to the public key and the signature verifies; else the problem. */
 export function signatureProblem(r: ReviewRecord): string | undefined {
-  const pub = hexToBytes(r.reviewer.public_key);
-  if (signingKeyFingerprint(pub) !== r.reviewer.fingerprint) return "reviewer.fingerprint does not belong to reviewer.public_key";
-  if (!verifySignature(pub, signingMessage(r), hexToBytes(r.signature))) {
+  return reviewerSignatureProblem(r.reviewer, signingMessage(r), r.signature);
+}
+
+/**
+ * The one check of a record a reviewer signed (a decision here, a release in capsules/release/): undefined when
+ * `reviewer.fingerprint` belongs to `reviewer.public_key` and `signature` verifies over `message`; else the problem.
+ */
+export function reviewerSignatureProblem(reviewer: Pick<ReviewerIdentity, "public_key" | "fingerprint">, message: Uint8Array, signature: string): string | undefined {
+  const pub = hexToBytes(reviewer.public_key);
+  if (signingKeyFingerprint(pub) !== reviewer.fingerprint) return "reviewer.fingerprint does not belong to reviewer.public_key";
+  if (!verifySignature(pub, message, hexToBytes(signature))) {
     return "the signature does not verify with reviewer.public_key (the record was modified after signing, or signed with another key)";
   }
   return undefined;

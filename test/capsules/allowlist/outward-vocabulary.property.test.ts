@@ -82,7 +82,7 @@ describe("the outward vocabulary holds every string of every outward artefact", 
         const vocab = OutwardVocabulary.of(syntheticPack(), [name]);
         for (const [i, l] of lines.entries()) stringsOk(vocab, JSON.parse(l), `feed line ${i + 1}`, []);
         for (const l of lines) {
-          await ok(["review", "approve", (JSON.parse(l) as { capsule_sha256: string }).capsule_sha256, "--note", reviewerNote, "--include-typology-matches", "--include-clean"]);
+          await ok(["review", "approve", (JSON.parse(l) as { capsule_sha256: string }).capsule_sha256, "--reason", "corroborated", "--public-note", reviewerNote, "--include-typology-matches", "--include-clean"]);
         }
         const values = messages.flatMap((m) => Object.values(m.iocs));
         for (const format of ["jsonl", "stix", "misp", "csv"]) {

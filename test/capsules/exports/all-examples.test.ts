@@ -93,7 +93,7 @@ async function approveFullView(cli: Cli): Promise<number> {
   const feed = await ok(cli, ["feed", "--include-typology-matches", "--include-clean"]);
   const candidates = feed.stdout.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { capsule_sha256: string });
   for (const c of candidates) {
-    await ok(cli, ["review", "approve", c.capsule_sha256, "--note", "checked against the pack's cited sources", "--include-typology-matches", "--include-clean"]);
+    await ok(cli, ["review", "approve", c.capsule_sha256, "--reason", "corroborated", "--public-note", "checked against the pack's cited sources", "--include-typology-matches", "--include-clean"]);
   }
   return candidates.length;
 }

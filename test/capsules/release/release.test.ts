@@ -127,7 +127,8 @@ describe("reviewed indicator release", () => {
     expect(rows[2], rows[2]).toMatch(new RegExp(`^TLP:AMBER\\+STRICT,${id},[0-9a-f]{64},+wallets,${RELEASED},"released by 2 reviewers \\(alice, bob; reason corroborated\\)"$`));
 
     const jsonl = out("export.jsonl");
-    expect((await run(["review", "export", "--out", jsonl])).code).toBe(0);
+    const exported = await run(["review", "export", "--out", jsonl]);
+    expect(exported.code, exported.stderr).toBe(0);
     const lines = readFileSync(jsonl, "utf8").trimEnd().split("\n");
     const release = lines.map((l) => JSON.parse(l)).filter((l) => l.release !== undefined);
     expect(release).toHaveLength(1);
