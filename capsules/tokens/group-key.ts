@@ -11,7 +11,6 @@ import { KeyError } from "../../src/crypto/errors.js";
 import { createKeyFile, readKeyFile } from "../../src/crypto/key-files.js";
 import { keyLayout } from "../../src/crypto/keys.js";
 import { ensurePrivateDir } from "../../src/crypto/safe-write.js";
-import { reviewerNameProblem } from "../review/text-rules.js";
 
 export const GROUP_KEY_TYPE = "group-key";
 export const GROUP_KEY_BYTES = 32;
@@ -34,9 +33,14 @@ export function groupKeysDir(home: string): string {
   return join(keyLayout(home).dir, "groups");
 }
 
+/**
+ * A group name names the group's key file (keys/groups/NAME.key), so it is a file-name-safe label, not a person's
+ * name: reviewer names follow their own rule (capsules/review/text-rules.ts).
+ */
+const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 function checkName(name: string): void {
-  const problem = reviewerNameProblem(name);
-  if (problem !== undefined) throw new GroupKeyError(`group name: ${problem}`);
+  if (!GROUP_NAME.test(name)) throw new GroupKeyError("group name: expected 1 to 64 characters from A-Z a-z 0-9 . _ - starting with a letter or digit");
 }
 
 export function groupKeyId(key: Uint8Array): string {

@@ -236,7 +236,8 @@ describeShared("review commands", () => {
   });
 
   test("a reviewer name that is a private value of the store is refused when deciding, before it is signed into the log", async () => {
-    // 03's handle without "@" (the guard names the first kind it finds in it): a name chosen so, or by mistake, would be
+    // 03's handle without "@" (the guard names the first kind it finds in it: the stored matched term "USDT", a whole
+    // word here, before the handle itself): a name chosen so, or by mistake, would be
     // printed, logged and exported with the decision.
     // (Names are names now, so the handle is written with spaces.)
     expect((await eb("keys", "init", "--reviewer", "USDT kitchen sink")).code).toBe(0);
@@ -246,7 +247,7 @@ describeShared("review commands", () => {
       code: 2,
       stdout: "",
       stderr:
-        "evidence-bridge: review defer: reviewer name refused: leak guard: ioc_value in the reviewer name; the name is signed into the log and exported with every decision: make a reviewer key with another name (keys init --reviewer NAME)\n",
+        "evidence-bridge: review defer: reviewer name refused: leak guard: matched_term in the reviewer name; the name is signed into the log and exported with every decision: make a reviewer key with another name (keys init --reviewer NAME)\n",
     });
     expect(readFileSync(reviewLayout(home).log)).toEqual(before);
   });
