@@ -11,7 +11,7 @@
  * not URLs. Handles: `@name` with Telegram's username rule. Wallets: wallets.ts.
  */
 import LinkifyIt from "linkify-it";
-import TLDS from "tlds";
+import TLDS from "tlds" with { type: "json" };
 import type { CountryCode } from "libphonenumber-js/max";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
 import { CONFUSABLES } from "../../published/pack/normalize-tables.js";
