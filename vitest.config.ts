@@ -9,7 +9,7 @@ export default defineConfig({
     pool: "forks",
     // Vitest's default is one worker fewer than the cores: one worker on the two-core machines this project is
     // built and checked on, while many test files spend their time waiting on child processes. Two workers keep
-    // both cores busy (docs/testing.md has the figures).
+    // both cores busy (CONTRIBUTING.md has the figures).
     maxWorkers: Math.max(2, availableParallelism()),
     // No test reaches the publisher's real addresses: loopback endpoints in every process, non-loopback sockets refused.
     setupFiles: ["./test/helpers/no-outside-network.ts"],
