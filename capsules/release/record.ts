@@ -66,20 +66,10 @@ const MEMBERS = ["candidate_sha256", "capsule_sha256", "commitment", "decided_at
 const REVIEWER_MEMBERS = ["fingerprint", "name", "public_key"];
 const encoder = new TextEncoder();
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 /** The commitment to `value` of `kind` under `nonceHex` (64 hex digits). */
 export function releaseCommitment(nonceHex: string, kind: IocKind, value: string): string {
   if (!HEX64.test(nonceHex)) throw new Error("releaseCommitment: the nonce is 64 lowercase hex digits");
-  return sha256Hex(concat(encoder.encode(COMMITMENT_DOMAIN), hexToBytes(nonceHex), encoder.encode(kind), Uint8Array.of(0), encoder.encode(value)));
+  return sha256Hex(Buffer.concat([encoder.encode(COMMITMENT_DOMAIN), hexToBytes(nonceHex), encoder.encode(kind), Uint8Array.of(0), encoder.encode(value)]));
 }
 
 function unsignedPart(r: UnsignedRelease): UnsignedRelease {
@@ -97,7 +87,7 @@ function unsignedPart(r: UnsignedRelease): UnsignedRelease {
 }
 
 function signingMessage(r: UnsignedRelease): Uint8Array {
-  return concat(encoder.encode(SIGNING_DOMAIN), canonicalBytes(unsignedPart(r), "release"));
+  return Buffer.concat([encoder.encode(SIGNING_DOMAIN), canonicalBytes(unsignedPart(r), "release")]);
 }
 
 export function signRelease(r: UnsignedRelease, key: SigningKey): ReleaseRecord {

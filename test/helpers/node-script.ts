@@ -14,11 +14,12 @@ const ROOTS = ["src", "published", "capsules", "bridge", "test"];
 
 let newest: number | undefined;
 
-function newestIn(dir: string): number {
+/** The newest modification time of any `.ts` file under `dir` (also what test/bridge/mcp/compiled.ts rebuilds by). */
+export function newestTsIn(dir: string): number {
   let n = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const full = join(dir, e.name);
-    if (e.isDirectory()) n = Math.max(n, newestIn(full));
+    if (e.isDirectory()) n = Math.max(n, newestTsIn(full));
     else if (e.name.endsWith(".ts")) n = Math.max(n, statSync(full).mtimeMs);
   }
   return n;
@@ -26,7 +27,7 @@ function newestIn(dir: string): number {
 
 /** The newest modification time of any TypeScript source, read once per test file. */
 function newestSource(): number {
-  newest ??= Math.max(...ROOTS.map((r) => newestIn(join(repoRoot, r))));
+  newest ??= Math.max(...ROOTS.map((r) => newestTsIn(join(repoRoot, r))));
   return newest;
 }
 

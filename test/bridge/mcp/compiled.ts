@@ -5,11 +5,12 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, rmdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { newestTsIn } from "../../helpers/node-script.js";
 import { repoRoot } from "../../helpers/shared.js";
 import { childEnv } from "../../helpers/test-env.js";
 
@@ -19,21 +20,10 @@ const BUNDLE_SCRIPT = join(repoRoot, "scripts/bundle.mjs");
 export const BUNDLE = existsSync(BUNDLE_SCRIPT) ? join(repoRoot, "dist/bundle/bin.js") : undefined;
 const MARKERS = [BIN, join(repoRoot, "dist/bridge/mcp/server.js"), join(repoRoot, "dist/bridge/mcp/stdio-transport.js"), ...(BUNDLE ? [BUNDLE] : [])];
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const name of readdirSync(dir)) {
-    const full = join(dir, name);
-    const st = statSync(full);
-    if (st.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (name.endsWith(".ts")) newest = Math.max(newest, st.mtimeMs);
-  }
-  return newest;
-}
-
 function stale(): boolean {
   if (!MARKERS.every(existsSync)) return true;
   const built = Math.min(...MARKERS.map((m) => statSync(m).mtimeMs));
-  return ["bridge", "capsules", "published", "src"].some((d) => newestSource(join(repoRoot, d)) > built);
+  return ["bridge", "capsules", "published", "src"].some((d) => newestTsIn(join(repoRoot, d)) > built);
 }
 
 const LOCK = join(tmpdir(), `eb-build-${createHash("sha256").update(repoRoot).digest("hex").slice(0, 12)}.lock`);
