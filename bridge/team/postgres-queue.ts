@@ -121,13 +121,19 @@ export class PostgresTeamQueue implements TeamQueuePort {
     const deadline = Date.now() + retryForMs;
     for (let attempt = 0; ; attempt++) {
       let client: PoolClient | undefined;
+      // The server ending the session between two statements (a restart) is an event on the checked-out client:
+      // kept here and thrown by the next statement, instead of crashing the process as an unhandled event.
+      const onError = () => undefined;
       try {
         client = await this.pool.connect();
+        client.on("error", onError);
         const out = await fn(client);
+        client.off("error", onError);
         client.release();
         return out;
       } catch (e) {
         // A connection that failed mid-statement is discarded, not returned to the pool.
+        client?.off("error", onError);
         client?.release(e instanceof Error ? e : true);
         if (e instanceof TeamQueueInputError || e instanceof TeamDatabaseError) throw e;
         if (!isRetryable(e) || Date.now() >= deadline) throw databaseError(this.db, action, e);
@@ -244,7 +250,7 @@ export class PostgresTeamQueue implements TeamQueuePort {
     checkSeq(afterSeq, "afterSeq");
     const r = await this.run("reading decision records", (c) =>
       c.query<{ seq: string; prev: string; digest: string; body: Buffer }>(
-        `SELECT seq::text AS seq, prev, digest, body FROM ${S}.records WHERE seq > $1 ORDER BY seq`,
+        `SELECT r.seq::text AS seq, r.prev, r.digest, r.body FROM ${S}.records r WHERE r.seq > $1 ORDER BY r.seq`,
         [afterSeq],
       ),
     );
