@@ -1,0 +1,125 @@
+/**
+ * The per-object envelope (issue 34 item 2): how a capsule, a candidate or an epoch key is sealed for the team queue.
+ *
+ * - A random 32-byte data key per object; the body is `01 ‖ nonce(24) ‖ secretbox(plaintext, nonce, data key)`.
+ * - The plaintext is `len(4, big-endian) ‖ header ‖ payload ‖ signature(64)`, where the header is the canonical JSON
+ *   `{"author":<member fingerprint>,"format":"evidence-bridge-team-object/v1","id":…,"kind":…,"payload_sha256":…}`
+ *   and the signature is the author's Ed25519 over `"evidence-bridge team object v1\0"` ‖ header. The object id and
+ *   kind are bound inside, so the database cannot swap rows or relabel them; the author is bound, so the database
+ *   (which may know members' public box keys) cannot make an object a member would accept.
+ * - One wrap per recipient: `ephemeral X25519 public key(32) ‖ nonce(24) ‖ box(data key ‖ object id(16))` to the
+ *   recipient's box key: a wrap moved onto another object names the wrong id and is refused.
+ *
+ * What the database sees: the id (random), the kind, the hour, the sizes, the recipients' fingerprints.
+ */
+import nacl from "tweetnacl";
+import { canonicalBytes } from "../../src/json/canonical.js";
+import { bytesToHex, hexToBytes, sha256Hex } from "../../src/hash.js";
+import { verifySignature } from "../../src/crypto/sign.js";
+import { TeamError } from "./errors.js";
+import { domainBytes, exactObject, hexField, literalField, malformed } from "./fields.js";
+import type { MemberKeys } from "./member-keys.js";
+import { TEAM_OBJECT_KINDS, type TeamObjectIn, type TeamObjectKind, type TeamObjectOut } from "./queue-port.js";
+
+export const OBJECT_FORMAT = "evidence-bridge-team-object/v1";
+const DOMAIN = "evidence-bridge team object v1\u0000";
+const BODY_VERSION = 1;
+const WRAP_BYTES = 32 + 24 + nacl.box.overheadLength + 32 + 16;
+const HEADER_MEMBERS = ["author", "format", "id", "kind", "payload_sha256"];
+
+/** A recipient: a member's fingerprint and X25519 public key. */
+export interface Recipient {
+  fingerprint: string;
+  boxKey: Uint8Array;
+}
+
+/** A fresh random object id: 32 lowercase hex digits. */
+export function newObjectId(): string {
+  return bytesToHex(nacl.randomBytes(16));
+}
+
+/** The ISO 8601 UTC hour of `now` ("2026-11-28T22:00:00Z"): the only time the database learns. */
+export function hourOf(now: Date): string {
+  return `${now.toISOString().slice(0, 13)}:00:00Z`;
+}
+
+/** Wraps `dataKey` for one recipient, bound to `id`. */
+export function wrapKey(dataKey: Uint8Array, id: string, to: Recipient): Uint8Array {
+  const eph = nacl.box.keyPair();
+  const nonce = nacl.randomBytes(nacl.box.nonceLength);
+  const boxed = nacl.box(new Uint8Array([...dataKey, ...hexToBytes(id)]), nonce, to.boxKey, eph.secretKey);
+  return new Uint8Array([...eph.publicKey, ...nonce, ...boxed]);
+}
+
+/** The data key in a wrap addressed to `me` for object `id`; throws TeamError `forged` otherwise. */
+export function unwrapKey(wrapped: Uint8Array, id: string, me: MemberKeys): Uint8Array {
+  if (wrapped.length !== WRAP_BYTES) throw new TeamError("forged", `object ${id}: its key wrap has ${wrapped.length} bytes, not ${WRAP_BYTES}`);
+  const opened = nacl.box.open(wrapped.subarray(56), wrapped.subarray(32, 56), wrapped.subarray(0, 32), me.box.secretKey);
+  if (opened === null) throw new TeamError("forged", `object ${id}: its key wrap does not open with this member's key (altered, or addressed to someone else)`);
+  if (bytesToHex(opened.subarray(32)) !== id) throw new TeamError("forged", `object ${id}: its key wrap belongs to object ${bytesToHex(opened.subarray(32))} (the database moved a wrap)`);
+  return opened.slice(0, 32);
+}
+
+/** Seals `payload` as object `id` of `kind`, authored by `author`, for `recipients`. */
+export function sealObject(
+  args: { id: string; kind: TeamObjectKind; hour: string; payload: Uint8Array; author: MemberKeys; recipients: readonly Recipient[] },
+): TeamObjectIn {
+  const header = canonicalBytes({ author: args.author.fingerprint, format: OBJECT_FORMAT, id: args.id, kind: args.kind, payload_sha256: sha256Hex(args.payload) }, "object header");
+  const signature = args.author.sign.sign(domainBytes(DOMAIN, header));
+  const plain = new Uint8Array(4 + header.length + args.payload.length + 64);
+  new DataView(plain.buffer).setUint32(0, header.length);
+  plain.set(header, 4);
+  plain.set(args.payload, 4 + header.length);
+  plain.set(signature, 4 + header.length + args.payload.length);
+  const dataKey = nacl.randomBytes(32);
+  const nonce = nacl.randomBytes(24);
+  const body = new Uint8Array([BODY_VERSION, ...nonce, ...nacl.secretbox(plain, nonce, dataKey)]);
+  const wraps = args.recipients.map((r) => ({ recipient: r.fingerprint, wrapped: wrapKey(dataKey, args.id, r) }));
+  return { id: args.id, kind: args.kind, hour: args.hour, body, wraps };
+}
+
+export interface OpenedObject {
+  id: string;
+  kind: TeamObjectKind;
+  /** Fingerprint of the member who signed it. */
+  author: string;
+  payload: Uint8Array;
+  /** The data key (kept only to re-wrap it for a new member). */
+  dataKey: Uint8Array;
+}
+
+/**
+ * Opens a row addressed to `me`. `authorKey` gives the Ed25519 public key of a fingerprint that may author objects
+ * (members of the signed membership), or undefined. Throws TeamError `forged` naming what does not hold.
+ */
+export function openObject(row: TeamObjectOut, me: MemberKeys, authorKey: (fingerprint: string) => Uint8Array | undefined): OpenedObject {
+  const label = `object ${row.id} (row #${row.seq})`;
+  const dataKey = unwrapKey(row.wrapped, row.id, me);
+  if (row.body.length < 25 || row.body[0] !== BODY_VERSION) throw new TeamError("forged", `${label}: not a version-1 team object body`);
+  const plain = nacl.secretbox.open(row.body.subarray(25), row.body.subarray(1, 25), dataKey);
+  if (plain === null) throw new TeamError("forged", `${label}: the body failed authentication (altered, or another object's body)`);
+  const view = new DataView(plain.buffer, plain.byteOffset, plain.byteLength);
+  const headerLength = plain.length >= 4 ? view.getUint32(0) : -1;
+  if (headerLength < 0 || 4 + headerLength + 64 > plain.length) throw new TeamError("forged", `${label}: damaged plaintext layout`);
+  const headerBytes = plain.subarray(4, 4 + headerLength);
+  let header;
+  try {
+    header = exactObject(headerBytes, "object header", HEADER_MEMBERS);
+  } catch (e) {
+    throw new TeamError("forged", `${label}: ${(e as Error).message}`);
+  }
+  if (header.get("format") !== OBJECT_FORMAT) throw malformed(`${label} header.format`, `expected ${OBJECT_FORMAT}`);
+  const id = hexField(header, "id", "object header", 32);
+  const kind = literalField(header, "kind", "object header", TEAM_OBJECT_KINDS);
+  const author = hexField(header, "author", "object header", 64);
+  if (id !== row.id) throw new TeamError("forged", `${label}: the sealed id is ${id}: the database swapped rows`);
+  if (kind !== row.kind) throw new TeamError("forged", `${label}: sealed as a ${kind}, served as a ${row.kind}: the database relabelled it`);
+  const payload = plain.slice(4 + headerLength, plain.length - 64);
+  if (sha256Hex(payload) !== header.get("payload_sha256")) throw new TeamError("forged", `${label}: the payload does not match its sealed digest`);
+  const pub = authorKey(author);
+  if (pub === undefined) throw new TeamError("forged", `${label}: signed by ${author.slice(0, 12)}, who is not a member of the signed membership`);
+  if (!verifySignature(pub, domainBytes(DOMAIN, headerBytes), plain.subarray(plain.length - 64))) {
+    throw new TeamError("forged", `${label}: the author signature of member ${author.slice(0, 12)} does not verify`);
+  }
+  return { id, kind, author, payload, dataKey };
+}

@@ -1,0 +1,114 @@
+/**
+ * Reading the team queue as a member (issue 34 item 3): everything a client takes from the untrusted database is
+ * verified here, once, into a {@link TeamView} that the commands use.
+ *
+ * 1. The objects addressed to this member (`objectsFor`, paged); epoch keys (`membership-keys` objects) are opened
+ *    first and checked against their commitment (epoch-keys.ts).
+ * 2. Every membership document, opened under its epoch, signature-checked, pinned to the team and admin key this
+ *    member joined, versions without a gap (membership.ts); the latest must not be older than the one this member
+ *    already verified, and must still list this member.
+ * 3. The chain, every row from the first (team-chain.ts), then this member's signed position (team-state.ts): a
+ *    shorter or different chain is a rollback. The position then moves to the verified head.
+ * 4. Capsules and candidates: opened, id/kind/author checked (envelope.ts).
+ */
+import { hexToBytes } from "../../src/hash.js";
+import { TeamError } from "./errors.js";
+import { EpochPurpose, openUnderEpoch, readEpochKeyPayload, type EpochKey } from "./epoch-keys.js";
+import { openObject, type OpenedObject } from "./envelope.js";
+import type { MemberKeys } from "./member-keys.js";
+import { checkMembershipSequence, memberOf, readMembership, type Membership, type TeamMember } from "./membership.js";
+import type { TeamObjectOut, TeamQueuePort } from "./queue-port.js";
+import { verifyTeamChain, type TeamChain } from "./team-chain.js";
+import { checkPosition, readPosition, rememberMembership, writePosition, type TeamState } from "./team-state.js";
+import { readPublication, type Publication } from "./publication.js";
+
+const PAGE = 1000;
+
+export interface TeamView {
+  state: TeamState;
+  self: TeamMember;
+  /** The latest verified membership. */
+  membership: Membership;
+  memberships: readonly Membership[];
+  epochs: ReadonlyMap<string, EpochKey>;
+  chain: TeamChain;
+  /** Opened capsule objects by object id. */
+  capsules: Map<string, OpenedObject>;
+  /** Opened publications (candidate objects), in queue order. */
+  publications: Publication[];
+  /** Every object addressed to this member, opened (for re-wrapping to a new member). */
+  objects: OpenedObject[];
+}
+
+export async function allObjectsFor(port: TeamQueuePort, recipient: string): Promise<TeamObjectOut[]> {
+  const out: TeamObjectOut[] = [];
+  let after = 0;
+  for (;;) {
+    const page = await port.objectsFor(recipient, after, PAGE);
+    for (const row of page) {
+      if (row.seq <= after) throw new TeamError("forged", `the database served object row #${row.seq} after row #${after}: rows out of order`);
+      after = row.seq;
+      out.push(row);
+    }
+    if (page.length < PAGE) return out;
+  }
+}
+
+/** Reads and verifies the whole queue for `keys`. Moves this member's signed position to the verified head. */
+export async function readTeamView(home: string, port: TeamQueuePort, keys: MemberKeys, local: { state: TeamState; membership: Membership }): Promise<TeamView> {
+  const { state } = local;
+  const rows = await allObjectsFor(port, keys.fingerprint);
+  // Epoch keys are authored by the admin's member key; any member the client already trusts may author one, and the
+  // commitment in the signed membership decides whether it is used at all.
+  const trusted = new Map(local.membership.members.map((m) => [m.fingerprint, hexToBytes(m.signKey)]));
+  const epochs = new Map<string, EpochKey>();
+  for (const row of rows) {
+    if (row.kind !== "membership-keys") continue;
+    const opened = openObject(row, keys, (fp) => trusted.get(fp));
+    const k = readEpochKeyPayload(opened.payload);
+    epochs.set(k.id, k);
+  }
+  const docs = (await port.memberships()).map((d) => {
+    const label = `membership v${d.version}`;
+    const m = readMembership(openUnderEpoch(d.body, epochs, EpochPurpose.membership, label), label);
+    if (m.version !== d.version) throw new TeamError("forged", `${label}: the database serves the signed membership v${m.version} under version ${d.version}`);
+    return m;
+  });
+  const latest = checkMembershipSequence(docs, state);
+  for (const m of docs) {
+    if (!epochs.has(m.epoch) && memberOf(m, keys.fingerprint) !== undefined) throw new TeamError("forged", `membership v${m.version}: its epoch key ${m.epoch} is withheld by the database`);
+  }
+  if (latest.version < local.membership.version) {
+    throw new TeamError("rollback", `the team database serves membership v${latest.version} where this member already verified v${local.membership.version}: the memberships table was rolled back`);
+  }
+  const known = docs[local.membership.version - 1];
+  if (known.sha256 !== local.membership.sha256) throw new TeamError("forged", `the team database serves another membership v${known.version} than the one this member verified`);
+  if (latest.removed.includes(keys.fingerprint)) throw new TeamError("not-member", `this member was removed from the team in membership v${latest.version}`);
+  const self = memberOf(latest, keys.fingerprint);
+  if (self === undefined) throw new TeamError("not-member", `membership v${latest.version} does not list this member's key ${keys.fingerprint.slice(0, 12)}`);
+  rememberMembership(home, latest, local.membership);
+
+  const records = await port.records(0);
+  const chain = verifyTeamChain({ rows: records, memberships: docs, epochs, pin: state });
+  checkPosition(readPosition(home, state, keys), records.length, (n) => records[n - 1]?.digest);
+  writePosition(home, state, keys, { rows: chain.rows, rowDigest: chain.rowHead });
+
+  // Authors: anyone who was ever a member (a removed member's earlier capsules stay readable).
+  const authors = new Map<string, Uint8Array>();
+  for (const m of docs) for (const x of m.members) authors.set(x.fingerprint, hexToBytes(x.signKey));
+  const capsules = new Map<string, OpenedObject>();
+  const publications: Publication[] = [];
+  const objects: OpenedObject[] = [];
+  for (const row of rows) {
+    const opened = row.kind === "membership-keys" ? openObject(row, keys, (fp) => trusted.get(fp)) : openObject(row, keys, (fp) => authors.get(fp));
+    objects.push(opened);
+    if (opened.kind === "capsule") capsules.set(opened.id, opened);
+    else if (opened.kind === "candidate") publications.push(readPublication(opened, row.hour));
+  }
+  for (const p of publications) {
+    const c = capsules.get(p.capsuleObject);
+    if (c === undefined) throw new TeamError("forged", `candidate object ${p.objectId}: its capsule object ${p.capsuleObject} is withheld by the database`);
+    if (c.author !== p.author) throw new TeamError("forged", `candidate object ${p.objectId}: published by another member than its capsule object`);
+  }
+  return { state, self, membership: latest, memberships: docs, epochs, chain, capsules, publications, objects };
+}
