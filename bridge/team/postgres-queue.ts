@@ -172,18 +172,30 @@ export class PostgresTeamQueue implements TeamQueuePort {
     }
     checkWraps(wraps);
     const cols = [objects.map((o) => o.id), objects.map((o) => o.kind), objects.map((o) => hourEpoch(o.hour)), objects.map((o) => buf(o.body))];
+    const wrapCols = [wraps.map((w) => w.objectId), wraps.map((w) => w.recipient), wraps.map((w) => buf(w.wrapped))];
     return this.tx("publishing objects", async (c) => {
-      const ins = await c.query(
-        `INSERT INTO ${S}.objects (id, kind, hour, size, body)
-         SELECT id, kind, to_timestamp(epoch), octet_length(body), body
-         FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bytea[]) WITH ORDINALITY AS t(id, kind, epoch, body, n)
-         ORDER BY n
-         ON CONFLICT (id) DO NOTHING`,
-        cols,
+      // One statement inserts the new objects and their wraps (a wrap of an object inserted here cannot exist yet).
+      const ins = await c.query<{ inserted: number }>(
+        `WITH ins AS (
+           INSERT INTO ${S}.objects (id, kind, hour, size, body)
+           SELECT id, kind, to_timestamp(epoch), octet_length(body), body
+           FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bytea[]) WITH ORDINALITY AS t(id, kind, epoch, body, n)
+           ORDER BY n
+           ON CONFLICT (id) DO NOTHING
+           RETURNING seq, id
+         ), wins AS (
+           INSERT INTO ${S}.wraps (recipient, object_seq, wrapped)
+           SELECT w.recipient, ins.seq, w.wrapped
+           FROM unnest($5::text[], $6::text[], $7::bytea[]) AS w(object_id, recipient, wrapped) JOIN ins ON ins.id = w.object_id
+         )
+         SELECT count(*)::int AS inserted FROM ins`,
+        [...cols, ...wrapCols],
       );
-      const inserted = ins.rowCount ?? 0;
+      const inserted = ins.rows[0].inserted;
       if (inserted < objects.length) {
-        const differ = await c.query(
+        // Some ids were there already (a re-publish after a crash): they must hold the same bytes, and their wraps
+        // are added or compared like addWraps.
+        const differ = await c.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bytea[]) AS t(id, kind, epoch, body)
            JOIN ${S}.objects o ON o.id = t.id
            WHERE o.kind <> t.kind OR o.hour <> to_timestamp(t.epoch) OR o.body <> t.body`,
@@ -195,8 +207,8 @@ export class PostgresTeamQueue implements TeamQueuePort {
             false,
           );
         }
+        await insertWraps(c, this.db, wraps);
       }
-      await insertWraps(c, this.db, wraps);
       return { inserted, existing: objects.length - inserted };
     });
   }
