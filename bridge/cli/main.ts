@@ -45,6 +45,12 @@ export const COMMANDS: Record<string, readonly [file: string, name: string]> = {
   "review policy": ["review", "policy"],
   "review release": ["review-release", "release"],
   "review serve": ["review-serve", "default"],
+  "team init": ["team", "init"],
+  "team join": ["team", "join"],
+  "team invite": ["team", "invite"],
+  "team remove": ["team", "remove"],
+  "team status": ["team", "status"],
+  "team sync": ["team", "sync"],
   doctor: ["doctor", "default"],
   demo: ["demo", "default"],
   serve: ["serve", "default"],
@@ -58,7 +64,7 @@ async function load(key: string): Promise<CliCommand> {
 }
 
 /** Global flags accepted before the command; they feed the one configuration object (src/config.ts). */
-const GLOBAL_FLAGS = new Set(["home", "mcp-url", "base-url", "pack", "timeout-ms"]);
+const GLOBAL_FLAGS = new Set(["home", "mcp-url", "base-url", "pack", "timeout-ms", "team"]);
 /** Global flags that take no value. */
 const GLOBAL_SWITCHES = new Set(["offline"]);
 

@@ -8,7 +8,8 @@
  *   kind are bound inside, so the database cannot swap rows or relabel them; the author is bound, so the database
  *   (which may know members' public box keys) cannot make an object a member would accept.
  * - One wrap per recipient: `ephemeral X25519 public key(32) ‖ nonce(24) ‖ box(data key ‖ object id(16))` to the
- *   recipient's box key: a wrap moved onto another object names the wrong id and is refused.
+ *   recipient's box key (NaCl box, src/crypto/box.ts): a wrap moved onto another object names the wrong id and is
+ *   refused.
  *
  * What the database sees: the id (random), the kind, the hour, the sizes, the recipients' fingerprints.
  */
@@ -16,6 +17,7 @@ import nacl from "tweetnacl";
 import { canonicalBytes } from "../../src/json/canonical.js";
 import { bytesToHex, hexToBytes, sha256Hex } from "../../src/hash.js";
 import { verifySignature } from "../../src/crypto/sign.js";
+import { boxKeyPair, boxOpen, boxSeal } from "../../src/crypto/box.js";
 import { TeamError } from "./errors.js";
 import { domainBytes, exactObject, hexField, literalField, malformed } from "./fields.js";
 import type { MemberKeys } from "./member-keys.js";
@@ -45,16 +47,16 @@ export function hourOf(now: Date): string {
 
 /** Wraps `dataKey` for one recipient, bound to `id`. */
 export function wrapKey(dataKey: Uint8Array, id: string, to: Recipient): Uint8Array {
-  const eph = nacl.box.keyPair();
+  const eph = boxKeyPair();
   const nonce = nacl.randomBytes(nacl.box.nonceLength);
-  const boxed = nacl.box(new Uint8Array([...dataKey, ...hexToBytes(id)]), nonce, to.boxKey, eph.secretKey);
+  const boxed = boxSeal(new Uint8Array([...dataKey, ...hexToBytes(id)]), nonce, to.boxKey, eph.secretKey);
   return new Uint8Array([...eph.publicKey, ...nonce, ...boxed]);
 }
 
 /** The data key in a wrap addressed to `me` for object `id`; throws TeamError `forged` otherwise. */
 export function unwrapKey(wrapped: Uint8Array, id: string, me: MemberKeys): Uint8Array {
   if (wrapped.length !== WRAP_BYTES) throw new TeamError("forged", `object ${id}: its key wrap has ${wrapped.length} bytes, not ${WRAP_BYTES}`);
-  const opened = nacl.box.open(wrapped.subarray(56), wrapped.subarray(32, 56), wrapped.subarray(0, 32), me.box.secretKey);
+  const opened = boxOpen(wrapped.subarray(56), wrapped.subarray(32, 56), wrapped.subarray(0, 32), me.box.secretKey);
   if (opened === null) throw new TeamError("forged", `object ${id}: its key wrap does not open with this member's key (altered, or addressed to someone else)`);
   if (bytesToHex(opened.subarray(32)) !== id) throw new TeamError("forged", `object ${id}: its key wrap belongs to object ${bytesToHex(opened.subarray(32))} (the database moved a wrap)`);
   return opened.slice(0, 32);

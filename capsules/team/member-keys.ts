@@ -1,6 +1,6 @@
 /**
  * A team member's key set (issue 34): an Ed25519 key that signs (decisions, join requests, published objects) and
- * an X25519 key that opens what is sealed to the member (tweetnacl `box`). Both secrets live in one key file,
+ * an X25519 key that opens what is sealed to the member (NaCl `box`, src/crypto/box.ts). Both secrets live in one key file,
  * `<home>/team/member.key` (src/crypto/key-files.ts format, type `team-member-key`, mode 0600, group- or
  * world-readable files refused), like the reviewer keys: 32 bytes of Ed25519 seed then 32 bytes of X25519 secret.
  *
@@ -15,6 +15,7 @@ import { createKeyFile, pathExists, readKeyFile } from "../../src/crypto/key-fil
 import { ensurePrivateDir } from "../../src/crypto/safe-write.js";
 import { generateSigningSeed, signingKeyFromSeed, type SigningKey } from "../../src/crypto/sign.js";
 import { prepareDataDir } from "../../src/crypto/data-dir.js";
+import { boxKeyPairFromSecret } from "../../src/crypto/box.js";
 import { sha256Hex } from "../../src/hash.js";
 
 export const MEMBER_KEY_TYPE = "team-member-key";
@@ -36,7 +37,7 @@ export function memberFingerprint(signPublicKey: Uint8Array): string {
 export function memberKeysFromSecret(secret: Uint8Array): MemberKeys {
   if (secret.length !== 64) throw new RangeError(`a member key holds 64 bytes, got ${secret.length}`);
   const sign = signingKeyFromSeed(secret.subarray(0, 32));
-  const pair = nacl.box.keyPair.fromSecretKey(Uint8Array.from(secret.subarray(32, 64)));
+  const pair = boxKeyPairFromSecret(secret.subarray(32, 64));
   return Object.freeze({ sign, box: Object.freeze({ publicKey: pair.publicKey, secretKey: pair.secretKey }), fingerprint: memberFingerprint(sign.publicKey) });
 }
 

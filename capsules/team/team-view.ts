@@ -70,7 +70,16 @@ export async function readTeamView(home: string, port: TeamQueuePort, keys: Memb
   }
   const docs = (await port.memberships()).map((d) => {
     const label = `membership v${d.version}`;
-    const m = readMembership(openUnderEpoch(d.body, epochs, EpochPurpose.membership, label), label);
+    let opened: Uint8Array;
+    try {
+      opened = openUnderEpoch(d.body, epochs, EpochPurpose.membership, label);
+    } catch (e) {
+      if (e instanceof TeamError && e.code === "not-member" && d.version > local.membership.version) {
+        throw new TeamError("not-member", `${label} is sealed under an epoch key this member was not given: this member was removed from the team (or the database withholds the key object)`);
+      }
+      throw e;
+    }
+    const m = readMembership(opened, label);
     if (m.version !== d.version) throw new TeamError("forged", `${label}: the database serves the signed membership v${m.version} under version ${d.version}`);
     return m;
   });

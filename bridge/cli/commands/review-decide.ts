@@ -28,6 +28,7 @@ import {
 } from "../../../capsules/review/index.js";
 import { keyLayout } from "../../../src/crypto/keys.js";
 import { bytesToHex } from "../../../src/hash.js";
+import { teamUrlFrom } from "../../team/database-url.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand } from "../context.js";
@@ -69,6 +70,7 @@ reviewer keys approved them ('review policy'; default 1): until then another rev
 them. NEEDS_MORE_EVIDENCE returns the candidate to the queue. A second decision by the same key on the same bytes,
 an unknown id or a log that does not verify is an error (exit 2).`,
     async run(args, ctx) {
+      if (teamUrlFrom(ctx.globalFlags.team, ctx.io.env) !== undefined) return (await import("./review-team.js")).teamDecide(verb, args, ctx);
       const { flags, positionals } = parseFlags(args, {
         reason: { type: "string" },
         note: { type: "string" },

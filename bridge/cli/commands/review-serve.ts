@@ -11,7 +11,7 @@ import { LOOPBACK } from "../../review-page/guard.js";
 import { intFlag, parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand } from "../context.js";
-import { loadPack } from "./review.js";
+import { loadPack, refuseTeam } from "./review.js";
 
 const help = `usage: evidence-bridge [--home DIR] [--pack FILE] review serve [--port N] [--reviewer NAME] [--host 127.0.0.1]
 
@@ -29,6 +29,7 @@ form's CSRF token are refused. Stop with Ctrl-C or by ending stdin (Ctrl-D).`;
 const command: CliCommand = { summary: "serve the local review page on 127.0.0.1 with a session token",
   help,
   async run(args, ctx) {
+    refuseTeam(ctx, "review serve");
     const { flags, positionals } = parseFlags(args, { port: { type: "string" }, reviewer: { type: "string" }, host: { type: "string" } });
     if (positionals.length > 0) throw new CliError(`review serve: unexpected argument ${JSON.stringify(positionals[0])}`);
     if (flags.host !== undefined && flags.host !== LOOPBACK) {

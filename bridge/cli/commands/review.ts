@@ -52,6 +52,7 @@ import { OutputFileError, writeOutputFile } from "../../../src/output-file.js";
 import { PackError } from "../../../published/pack/errors.js";
 import { useConfiguredPack } from "../pack-choice.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
+import { teamUrlFrom } from "../../team/database-url.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { vocabularyRefusal } from "../../../capsules/exports/vocabulary-check.js";
@@ -68,6 +69,13 @@ const SHORT = 12;
 const EXPORT_MAX_BYTES = 256 * 1024 * 1024;
 
 // ---- shared plumbing ------------------------------------------------------------------------------------------
+
+/** Commands that do not work against the team queue yet refuse `--team` / EVIDENCE_BRIDGE_TEAM_URL (docs/team.md). */
+export function refuseTeam(ctx: CliContext, command: string): void {
+  if (teamUrlFrom(ctx.globalFlags.team, ctx.io.env) !== undefined) {
+    throw new CliError(`${command}: not available against the team queue yet (--team or EVIDENCE_BRIDGE_TEAM_URL is set): run it without a team database on the local store (docs/team.md "Limits")`);
+  }
+}
 
 /** Runs a command body, turning the library's expected errors into one-line CLI errors prefixed by the command. */
 export async function guarded<T>(command: string, body: () => Promise<T>): Promise<T> {
@@ -233,6 +241,7 @@ HUMAN_REVIEW_REQUIRED again. An approved candidate shows its approvals under the
 approvals"). --status filters (${REVIEW_STATUSES.join(", ")}).
 The view flags select the candidate view for capsules without a decision (decided ones use the decided view).`,
   async run(args, ctx) {
+    if (teamUrlFrom(ctx.globalFlags.team, ctx.io.env) !== undefined) return (await import("./review-team.js")).teamList(args, ctx);
     const { flags, positionals } = parseFlags(args, { json: { type: "boolean" }, status: { type: "string" }, ...VIEW_FLAGS });
     if (positionals.length > 0) throw new CliError(`review list: unexpected argument ${JSON.stringify(positionals[0])}`);
     const wanted = parseStatus(flags.status);
@@ -339,6 +348,7 @@ its digest (an approval with its approvals under the review policy, "1 of 2 appr
 it), the reasons it exists (tiers, families, IOC counts, hypotheses and their recomputed support), the
 decisions recorded on this capsule, and the candidate itself. Never shows IOC values or message content.`,
   async run(args, ctx) {
+    if (teamUrlFrom(ctx.globalFlags.team, ctx.io.env) !== undefined) return (await import("./review-team.js")).teamShow(args, ctx);
     const { flags, positionals } = parseFlags(args, { json: { type: "boolean" }, ...VIEW_FLAGS });
     const given = oneId(positionals, "review show");
     return guarded("review show", async () => {
@@ -472,6 +482,7 @@ verify-export NEW --after OLDER'). Nothing is sent anywhere; recipients check th
 
 ${FORMAT_HELP}`,
   async run(args, ctx) {
+    refuseTeam(ctx, "review export");
     const { flags, positionals } = parseFlags(args, { out: { type: "string" }, ...FORMAT_FLAGS });
     if (positionals.length > 0) throw new CliError(`review export: unexpected argument ${JSON.stringify(positionals[0])}`);
     if (typeof flags.out !== "string" || flags.out === "") throw new CliError("review export: --out FILE is required");
