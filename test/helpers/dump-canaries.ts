@@ -7,7 +7,7 @@
  * - its UTF-8 and UTF-16LE bytes as hex (inside a bytea column);
  * - its UTF-8 bytes in base64 and base64url, at each of the three byte alignments (the stable inner part), as text
  *   and as hex (base64 text inside a bytea column);
- * - for a hex value (a message hash, a pseudonym, a key), every window of HEX_WINDOW digits (as the guard matches).
+ * - for a hex value (a message hash, a pseudonym, a key), its windows of HEX_WINDOW digits (the guard's window).
  */
 import { compactForm, HEX_WINDOW } from "../../capsules/guard/forms.js";
 
@@ -46,26 +46,86 @@ export function dumpForms(canary: string): { form: string; label: string }[] {
       add(Buffer.from(b, "latin1").toString("hex"), url ? "base64url as hex" : "base64 as hex");
     }
   }
+  // A hex value: its windows of HEX_WINDOW digits at every HEX_WINDOW-th digit (any copy of 2 * HEX_WINDOW - 1
+  // or more of its digits holds one of them whole).
   const hex = canary.replace(/^0x/i, "");
   if (/^[0-9a-f]+$/i.test(hex) && hex.length >= 2 * HEX_WINDOW) {
-    for (let i = 0; i + HEX_WINDOW <= hex.length; i++) add(hex.slice(i, i + HEX_WINDOW), `hex window at ${i}`);
+    for (let i = 0; i + HEX_WINDOW <= hex.length; i += HEX_WINDOW) add(hex.slice(i, i + HEX_WINDOW), `hex window at ${i}`);
   }
   return forms;
 }
 
-/** Which canaries `dump` contains, in which form: `"<canary name>: <form label>"`, empty when none. */
-export function canariesIn(dump: string, canaries: Readonly<Record<string, string>>): string[] {
-  const haystack = dump.toLowerCase();
-  const compactHaystack = compactForm(dump);
-  const found: string[] = [];
-  for (const [name, value] of Object.entries(canaries)) {
-    for (const { form, label } of dumpForms(value)) {
-      const where = label === "compact form" ? compactHaystack : haystack;
-      if (where.includes(form)) {
-        found.push(`${name}: ${label}`);
-        break;
+const K = MIN_FORM;
+const B = 0x01000193;
+/** B^(K-1) mod 2^32, to drop the character leaving the window. */
+const B_TOP = (() => {
+  let x = 1;
+  for (let i = 0; i < K - 1; i++) x = Math.imul(x, B);
+  return x >>> 0;
+})();
+
+function prefixHash(s: Uint8Array): number {
+  let h = 0;
+  for (let i = 0; i < K; i++) h = (Math.imul(h, B) + s[i]) >>> 0;
+  return h;
+}
+
+/**
+ * Which of `forms` (each at least K bytes in UTF-8) occur in `text`: one pass with a rolling hash of every K-byte
+ * window of its UTF-8 bytes, looked up among the forms' first K bytes (a bit filter first), each hit confirmed by
+ * comparing the bytes. A dump of 1,000 sealed capsules is tens of megabytes and thousands of forms are searched:
+ * one `includes` per form took minutes.
+ */
+export function formsIn(text: string, forms: readonly string[]): Set<string> {
+  const byPrefix = new Map<number, { form: string; bytes: Buffer }[]>();
+  const filter = new Uint8Array(1 << 21); // 2^24 bits
+  for (const form of forms) {
+    const bytes = Buffer.from(form, "utf8");
+    if (bytes.length < K) continue;
+    const h = prefixHash(bytes);
+    const list = byPrefix.get(h);
+    if (list === undefined) byPrefix.set(h, [{ form, bytes }]);
+    else list.push({ form, bytes });
+    filter[h >>> 11] |= 1 << ((h >>> 8) & 7);
+  }
+  const found = new Set<string>();
+  const hay = Buffer.from(text, "utf8");
+  if (hay.length < K) return found;
+  let h = prefixHash(hay);
+  for (let i = 0; ; i++) {
+    if ((filter[h >>> 11] & (1 << ((h >>> 8) & 7))) !== 0) {
+      for (const f of byPrefix.get(h) ?? []) {
+        if (!found.has(f.form) && i + f.bytes.length <= hay.length && hay.compare(f.bytes, 0, f.bytes.length, i, i + f.bytes.length) === 0) found.add(f.form);
       }
     }
+    if (i + K >= hay.length) return found;
+    h = (Math.imul((h - Math.imul(hay[i], B_TOP)) >>> 0, B) + hay[i + K]) >>> 0;
+  }
+}
+
+/** A bytea value in a dump (`\x` + hex; COPY doubles the backslash). */
+const BYTEA = /\\\\?x[0-9a-f]+/g;
+
+/**
+ * Which canaries `dump` contains, in which form: `"<canary name>: <form label>"` (the first form found), empty when
+ * none. Compact forms are searched in the compact form of the dump's text outside bytea values; inside bytea values
+ * the compact form's UTF-8 hex is searched with the other hex forms.
+ */
+export function canariesIn(dump: string, canaries: Readonly<Record<string, string>>): string[] {
+  const haystack = dump.toLowerCase();
+  const compactHaystack = compactForm(dump.replace(BYTEA, " "));
+  const all = Object.entries(canaries).map(([name, value]) => {
+    const forms = dumpForms(value);
+    const compact = forms.find((f) => f.label === "compact form");
+    if (compact !== undefined) forms.push({ form: Buffer.from(compact.form, "utf8").toString("hex"), label: "compact form as UTF-8 hex" });
+    return { name, forms };
+  });
+  const inDump = formsIn(haystack, all.flatMap((c) => c.forms.filter((f) => f.label !== "compact form").map((f) => f.form)));
+  const inCompact = formsIn(compactHaystack, all.flatMap((c) => c.forms.filter((f) => f.label === "compact form").map((f) => f.form)));
+  const found: string[] = [];
+  for (const c of all) {
+    const hit = c.forms.find((f) => (f.label === "compact form" ? inCompact : inDump).has(f.form));
+    if (hit !== undefined) found.push(`${c.name}: ${hit.label}`);
   }
   return found;
 }
