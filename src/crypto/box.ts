@@ -16,6 +16,9 @@ const PKCS8_PREFIX = Buffer.from("302e020100300506032b656e04220420", "hex");
 const SPKI_PREFIX = Buffer.from("302a300506032b656e032100", "hex");
 const SIGMA = new TextEncoder().encode("expand 32-byte k");
 const ZERO16 = new Uint8Array(16);
+/** tweetnacl's HSalsa20 core (present at runtime in `nacl.lowlevel`; its type declarations omit `lowlevel`). */
+const hsalsa20 = (nacl as unknown as { lowlevel: { crypto_core_hsalsa20(out: Uint8Array, input: Uint8Array, key: Uint8Array, sigma: Uint8Array): number } }).lowlevel
+  .crypto_core_hsalsa20;
 
 export interface BoxKeyPair {
   readonly publicKey: Uint8Array;
@@ -62,7 +65,7 @@ export function boxBefore(theirPublic: Uint8Array, mySecret: Uint8Array): Uint8A
     return undefined;
   }
   const key = new Uint8Array(32);
-  nacl.lowlevel.crypto_core_hsalsa20(key, ZERO16, new Uint8Array(shared), SIGMA);
+  hsalsa20(key, ZERO16, new Uint8Array(shared), SIGMA);
   return key;
 }
 
