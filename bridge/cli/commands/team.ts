@@ -199,7 +199,7 @@ the queue first (every membership, the whole chain, this member's position) and 
       const lines: string[] = [`team ${local.state.teamId}; admin key fingerprint ${adminFingerprint(local.state.adminKey)}`];
       if (url !== undefined) {
         await withPort(url, false, async (port) => {
-          const view = await readTeamView(home, port, loadMemberKeys(home), local);
+          const view = await readTeamView(home, port, loadMemberKeys(home), local, "warm");
           const counts = await port.counts();
           lines.push(`queue: ${view.publications.length} candidate(s), ${view.chain.records.length} decision(s), ${counts.objects} object(s) and ${counts.records} chain record(s) in the database; verified`);
         });
