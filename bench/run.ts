@@ -25,6 +25,7 @@ const GROUPS: Record<string, readonly [string, string]> = {
   mcp: ["./mcp.bench.js", "benchMcp"],
   guard: ["./guard.bench.js", "benchGuard"],
   allowlist: ["./upstream-allowlist.bench.js", "benchUpstreamAllowlist"],
+  team: ["./team.bench.js", "benchTeam"],
 };
 
 /** Runs each group in a child process and prints one table of all their rows. */

@@ -121,13 +121,19 @@ export class PostgresTeamQueue implements TeamQueuePort {
     const deadline = Date.now() + retryForMs;
     for (let attempt = 0; ; attempt++) {
       let client: PoolClient | undefined;
+      // The server ending the session between two statements (a restart) is an event on the checked-out client:
+      // kept here and thrown by the next statement, instead of crashing the process as an unhandled event.
+      const onError = () => undefined;
       try {
         client = await this.pool.connect();
+        client.on("error", onError);
         const out = await fn(client);
+        client.off("error", onError);
         client.release();
         return out;
       } catch (e) {
         // A connection that failed mid-statement is discarded, not returned to the pool.
+        client?.off("error", onError);
         client?.release(e instanceof Error ? e : true);
         if (e instanceof TeamQueueInputError || e instanceof TeamDatabaseError) throw e;
         if (!isRetryable(e) || Date.now() >= deadline) throw databaseError(this.db, action, e);
@@ -166,18 +172,30 @@ export class PostgresTeamQueue implements TeamQueuePort {
     }
     checkWraps(wraps);
     const cols = [objects.map((o) => o.id), objects.map((o) => o.kind), objects.map((o) => hourEpoch(o.hour)), objects.map((o) => buf(o.body))];
+    const wrapCols = [wraps.map((w) => w.objectId), wraps.map((w) => w.recipient), wraps.map((w) => buf(w.wrapped))];
     return this.tx("publishing objects", async (c) => {
-      const ins = await c.query(
-        `INSERT INTO ${S}.objects (id, kind, hour, size, body)
-         SELECT id, kind, to_timestamp(epoch), octet_length(body), body
-         FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bytea[]) WITH ORDINALITY AS t(id, kind, epoch, body, n)
-         ORDER BY n
-         ON CONFLICT (id) DO NOTHING`,
-        cols,
+      // One statement inserts the new objects and their wraps (a wrap of an object inserted here cannot exist yet).
+      const ins = await c.query<{ inserted: number }>(
+        `WITH ins AS (
+           INSERT INTO ${S}.objects (id, kind, hour, size, body)
+           SELECT id, kind, to_timestamp(epoch), octet_length(body), body
+           FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bytea[]) WITH ORDINALITY AS t(id, kind, epoch, body, n)
+           ORDER BY n
+           ON CONFLICT (id) DO NOTHING
+           RETURNING seq, id
+         ), wins AS (
+           INSERT INTO ${S}.wraps (recipient, object_seq, wrapped)
+           SELECT w.recipient, ins.seq, w.wrapped
+           FROM unnest($5::text[], $6::text[], $7::bytea[]) AS w(object_id, recipient, wrapped) JOIN ins ON ins.id = w.object_id
+         )
+         SELECT count(*)::int AS inserted FROM ins`,
+        [...cols, ...wrapCols],
       );
-      const inserted = ins.rowCount ?? 0;
+      const inserted = ins.rows[0].inserted;
       if (inserted < objects.length) {
-        const differ = await c.query(
+        // Some ids were there already (a re-publish after a crash): they must hold the same bytes, and their wraps
+        // are added or compared like addWraps.
+        const differ = await c.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bytea[]) AS t(id, kind, epoch, body)
            JOIN ${S}.objects o ON o.id = t.id
            WHERE o.kind <> t.kind OR o.hour <> to_timestamp(t.epoch) OR o.body <> t.body`,
@@ -189,8 +207,8 @@ export class PostgresTeamQueue implements TeamQueuePort {
             false,
           );
         }
+        await insertWraps(c, this.db, wraps);
       }
-      await insertWraps(c, this.db, wraps);
       return { inserted, existing: objects.length - inserted };
     });
   }
@@ -244,7 +262,7 @@ export class PostgresTeamQueue implements TeamQueuePort {
     checkSeq(afterSeq, "afterSeq");
     const r = await this.run("reading decision records", (c) =>
       c.query<{ seq: string; prev: string; digest: string; body: Buffer }>(
-        `SELECT seq::text AS seq, prev, digest, body FROM ${S}.records WHERE seq > $1 ORDER BY seq`,
+        `SELECT r.seq::text AS seq, r.prev, r.digest, r.body FROM ${S}.records r WHERE r.seq > $1 ORDER BY r.seq`,
         [afterSeq],
       ),
     );
