@@ -14,8 +14,9 @@
  * Two modes. `cold` reads and verifies everything from the first row and opens every object (what `team sync`,
  * `team invite` and `review show` use: they need every data key or the candidate bytes). `warm` resumes from this
  * member's sealed view cache (view-cache.ts): only objects and chain rows stored after the cached ones are fetched,
- * opened and verified, the cached last row is fetched again and must be unchanged (else `rollback`), and memberships
- * are always read and verified in full. Both write the cache back.
+ * opened and verified; the cached last row is fetched again and must be unchanged (else the whole chain is read and
+ * verified again, and the signed position decides whether it was rolled back); memberships are always read and
+ * verified in full. Both write the cache back.
  */
 import { hexToBytes } from "../../src/hash.js";
 import { TeamError } from "./errors.js";
@@ -137,7 +138,9 @@ export async function readTeamView(
     if (author === undefined) throw new TeamError("forged", `candidate object ${p.objectId}: its capsule object ${p.capsuleObject} is withheld by the database`);
     if (author !== p.author) throw new TeamError("forged", `candidate object ${p.objectId}: published by another member than its capsule object`);
   }
-  const publications: Publication[] = [...(cache?.publications ?? []), ...fresh];
+  // An object served again under a new store seq (deleted and inserted again) is already in the cache: kept once.
+  const cachedIds = new Set((cache?.publications ?? []).map((p) => p.objectId));
+  const publications: Publication[] = [...(cache?.publications ?? []), ...fresh.filter((p) => !cachedIds.has(p.objectId))];
   const maxObjectSeq = rows.length > 0 ? rows[rows.length - 1].seq : (cache?.maxObjectSeq ?? 0);
   if (cache === undefined || rows.length > 0 || chain.rows !== cache.chain.rows) {
     writeViewCache(home, state, keys, {
@@ -162,17 +165,19 @@ async function readChain(
   pin: TeamState,
   cache: ViewCache | undefined,
 ): Promise<{ chain: TeamChain; servedRows: number; digestAt: (n: number) => string | null | undefined }> {
-  if (cache === undefined || cache.chain.rows === 0) {
+  const cold = async () => {
     const all = await port.records(0);
     const chain = verifyTeamChain({ rows: all, memberships: docs, epochs, pin });
-    return { chain, servedRows: all.length, digestAt: (n) => all[n - 1]?.digest };
-  }
+    return { chain, servedRows: all.length, digestAt: (n: number) => all[n - 1]?.digest };
+  };
+  if (cache === undefined || cache.chain.rows === 0) return cold();
   const start = cache.chain;
   const served = await port.records(start.prevSeq);
   const again = served[0];
-  if (again === undefined || again.seq !== start.lastSeq || again.digest !== start.rowHead) {
-    throw new TeamError("rollback", `chain record #${start.rows}, which this member verified, is no longer served as it was: the records table was rolled back or rewritten`);
-  }
+  // Store seqs are the database's, not part of anything signed: a row deleted and inserted again with the same bytes
+  // gets a new one. When the cached last row is not where the cache expects it, the whole chain is read and verified
+  // again, and this member's signed position decides whether anything was rolled back.
+  if (again === undefined || again.seq !== start.lastSeq || again.digest !== start.rowHead) return cold();
   const fresh = served.slice(1);
   const chain = verifyTeamChain({ rows: fresh, from: start, memberships: docs, epochs, pin });
   // Rows before the cached last one were verified by the read that wrote the (authenticated) cache: null, not known here.
