@@ -15,6 +15,7 @@ import type { SealedStore, StorableCapsule } from "../store/store.js";
 import { OutwardGuard } from "../guard/outward-guard.js";
 import { BuiltCapsule } from "./build.js";
 import { candidateView, deriveCapsule, deriveValues, type CapsuleInput, type Derivation, type KnownAssessment } from "./derive.js";
+import { queueRecordedForTeam } from "../team/publish-hook.js";
 
 export interface StoredDerivationsOptions {
   /**
@@ -110,6 +111,12 @@ export function cacheDerivationsOnPut(store: SealedStore, pack: IntelligencePack
     const list = stored.map((c) => withProbe(deriveStorable(c, pack)));
     for (const d of list) made.set(d.capsule_sha256, d);
     writePendingDerivations({ root: store.layout.root, key: store.keys.store }, list);
+    // A member of a team seals what it recorded for the team's outbox (capsules/team/publish-hook.ts).
+    try {
+      queueRecordedForTeam(store.home, stored.map((c, i) => ({ id: c.id, bytes: c.bytes, derivation: list[i] })));
+    } catch {
+      // Left to 'team sync', which queues whatever the store holds and the outbox lacks.
+    }
   };
   return made;
 }

@@ -36,7 +36,7 @@ export async function appendEntry<T>(
   build: (view: TeamView) => { entry: Uint8Array; epoch: EpochKey; value: T } | undefined,
 ): Promise<Appended<T> | undefined> {
   for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt++) {
-    const view = await readTeamView(home, port, keys, readTeamState(home));
+    const view = await readTeamView(home, port, keys, readTeamState(home), "warm");
     const built = build(view);
     if (built === undefined) return undefined;
     const { entry, epoch, value } = built;

@@ -9,15 +9,18 @@
  *   (which may know members' public box keys) cannot make an object a member would accept.
  * - One wrap per recipient: `ephemeral X25519 public key(32) ‖ nonce(24) ‖ box(data key ‖ object id(16))` to the
  *   recipient's box key (NaCl box, src/crypto/box.ts): a wrap moved onto another object names the wrong id and is
- *   refused.
+ *   refused. The ephemeral secret and the nonce are HMAC-SHA256 of the data key over the object id and the
+ *   recipient (`"evidence-bridge team wrap key v1\0"`, `"… wrap nonce v1\0"`): secret to anyone without the data
+ *   key, different per recipient and object, and the same when the same key is wrapped for the same member again, so
+ *   `addWraps` after an interrupted run offers identical bytes.
  *
  * What the database sees: the id (random), the kind, the hour, the sizes, the recipients' fingerprints.
  */
 import nacl from "tweetnacl";
 import { canonicalBytes } from "../../src/json/canonical.js";
-import { bytesToHex, hexToBytes, sha256Hex } from "../../src/hash.js";
+import { bytesToHex, hexToBytes, hmacSha256Bytes, sha256Hex } from "../../src/hash.js";
 import { verifySignature } from "../../src/crypto/sign.js";
-import { boxKeyPair, boxOpen, boxSeal } from "../../src/crypto/box.js";
+import { boxKeyPairFromSecret, boxOpen, boxSeal } from "../../src/crypto/box.js";
 import { TeamError } from "./errors.js";
 import { domainBytes, exactObject, hexField, literalField, malformed } from "./fields.js";
 import type { MemberKeys } from "./member-keys.js";
@@ -26,6 +29,8 @@ import { TEAM_OBJECT_KINDS, type TeamObjectIn, type TeamObjectKind, type TeamObj
 export const OBJECT_FORMAT = "evidence-bridge-team-object/v1";
 const DOMAIN = "evidence-bridge team object v1\u0000";
 const BODY_VERSION = 1;
+const WRAP_KEY_DOMAIN = "evidence-bridge team wrap key v1\u0000";
+const WRAP_NONCE_DOMAIN = "evidence-bridge team wrap nonce v1\u0000";
 const WRAP_BYTES = 32 + 24 + nacl.box.overheadLength + 32 + 16;
 const HEADER_MEMBERS = ["author", "format", "id", "kind", "payload_sha256"];
 
@@ -47,8 +52,11 @@ export function hourOf(now: Date): string {
 
 /** Wraps `dataKey` for one recipient, bound to `id`. */
 export function wrapKey(dataKey: Uint8Array, id: string, to: Recipient): Uint8Array {
-  const eph = boxKeyPair();
-  const nonce = nacl.randomBytes(nacl.box.nonceLength);
+  // Derived from the data key, the object and the recipient: wrapping the same key for the same member again (a
+  // resumed sync, a re-run invite) gives the same bytes, which the store accepts as already there.
+  const context = new TextEncoder().encode(`${id}\u0000${to.fingerprint}\u0000${bytesToHex(to.boxKey)}`);
+  const eph = boxKeyPairFromSecret(hmacSha256Bytes(dataKey, domainBytes(WRAP_KEY_DOMAIN, context)));
+  const nonce = hmacSha256Bytes(dataKey, domainBytes(WRAP_NONCE_DOMAIN, context)).slice(0, nacl.box.nonceLength);
   const boxed = boxSeal(new Uint8Array([...dataKey, ...hexToBytes(id)]), nonce, to.boxKey, eph.secretKey);
   return new Uint8Array([...eph.publicKey, ...nonce, ...boxed]);
 }

@@ -22,7 +22,8 @@ export interface Publication {
   capsuleObject: string;
   capsuleSha256: string;
   candidateSha256: string;
-  candidateBytes: Uint8Array;
+  /** The candidate's bytes; absent for a publication taken from the view cache (only ids and digests are cached). */
+  candidateBytes?: Uint8Array;
   typologyMatchVisible: boolean;
   author: string;
   hour: string;

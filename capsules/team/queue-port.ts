@@ -62,7 +62,9 @@ export interface TeamQueuePort {
   /** One transaction; idempotent on id (a re-publish after a crash inserts nothing twice). An existing id whose
    *  stored kind, hour or body differs from the one offered is an error (nothing of the batch is written). */
   putObjects(objects: readonly TeamObjectIn[]): Promise<{ inserted: number; existing: number }>;
-  /** Idempotent on (objectId, recipient). Used when a member is added. An unknown objectId is an error. */
+  /** Idempotent on (objectId, recipient): the same bytes again are accepted, different bytes are an error (the
+   *  private side derives a wrap deterministically from the data key, so a resumed run offers the same bytes). Used
+   *  when a member is added and by `team sync`. An unknown objectId is an error. */
   addWraps(wraps: readonly { objectId: string; recipient: string; wrapped: Uint8Array }[]): Promise<void>;
   /** Objects with a wrap for this recipient, seq ascending, after `afterSeq`, at most `limit`. */
   objectsFor(recipient: string, afterSeq: number, limit: number): Promise<TeamObjectOut[]>;

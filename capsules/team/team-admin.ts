@@ -91,12 +91,12 @@ async function appendOrReuse(
   newEpoch?: EpochKey,
 ): Promise<{ view: TeamView; membership: Membership }> {
   const admin = loadAdminKey(home);
-  const first = await readTeamView(home, port, keys, readTeamState(home));
+  const first = await readTeamView(home, port, keys, readTeamState(home), "warm");
   // A version stored by an interrupted run but not chained yet is put in force first.
   if (first.membership.version > first.chain.membership.version) await chainMembership(home, port, keys, admin, first.membership);
-  const view = await readTeamView(home, port, keys, readTeamState(home));
+  const view = await readTeamView(home, port, keys, readTeamState(home), "warm");
   const m = next(view);
-  if (m === undefined) return { view, membership: view.membership };
+  if (m === undefined) return { view: await readTeamView(home, port, keys, readTeamState(home)), membership: view.membership };
   const epoch = newEpoch ?? epochOfMembership(view, view.membership);
   if (newEpoch !== undefined) await publishEpoch(port, keys, newEpoch, m, new Date());
   await storeMembership(port, m, epoch);

@@ -103,26 +103,53 @@ export interface TeamChain {
   rows: number;
   /** The membership in force after the last row. */
   membership: Membership;
+  /** Store seq of the last row and of the row before it (0 when none): where a later read resumes. */
+  lastSeq: number;
+  prevSeq: number;
+}
+
+/** A verified prefix of the chain (from this member's sealed view cache) to resume after. */
+export interface ChainStart {
+  records: readonly LoggedRecord[];
+  decisionHead: string;
+  rowHead: string;
+  rows: number;
+  membershipVersion: number;
+  lastSeq: number;
+  prevSeq: number;
 }
 
 export interface ChainInputs {
+  /** Every row from the first, or (with `from`) the rows after the verified prefix. */
   rows: readonly TeamRecordOut[];
+  from?: ChainStart;
   /** The verified membership sequence (membership.ts checkMembershipSequence), version ascending. */
   memberships: readonly Membership[];
   epochs: ReadonlyMap<string, EpochKey>;
   pin: TeamPin;
 }
 
-/** Verifies every row from the first; throws TeamError naming the row and what happened. */
+/**
+ * Verifies every row from the first, or the rows after a verified prefix (`from`); throws TeamError naming the row
+ * and what happened.
+ */
 export function verifyTeamChain(input: ChainInputs): TeamChain {
   const byVersion = new Map(input.memberships.map((m) => [m.version, m]));
-  let membership = byVersion.get(1);
-  if (membership === undefined) throw new TeamError("forged", "the team database holds no membership v1");
+  const from = input.from;
+  let membership = byVersion.get(from?.membershipVersion ?? 1);
+  if (membership === undefined) throw new TeamError("forged", `the team database no longer serves membership v${from?.membershipVersion ?? 1}`);
   const state = new ReviewState();
   const records: LoggedRecord[] = [];
-  let rowHead = GENESIS_PREV;
-  let decisionHead = GENESIS_PREV;
-  let n = 0;
+  for (const e of from?.records ?? []) {
+    const problem = state.apply(e);
+    if (problem !== undefined) throw new TeamError("state", `the team view cache holds a decision that does not apply (${problem}): remove team/view-cache and read again`);
+    records.push(e);
+  }
+  let rowHead = from?.rowHead ?? GENESIS_PREV;
+  let decisionHead = from?.decisionHead ?? GENESIS_PREV;
+  let n = from?.rows ?? 0;
+  let lastSeq = from?.lastSeq ?? 0;
+  let prevSeq = from?.prevSeq ?? 0;
   for (const row of input.rows) {
     n++;
     const label = `chain record #${n} (row seq ${row.seq})`;
@@ -164,8 +191,10 @@ export function verifyTeamChain(input: ChainInputs): TeamChain {
       decisionHead = logged.digest;
     }
     rowHead = row.digest;
+    prevSeq = lastSeq;
+    lastSeq = row.seq;
   }
-  return { records, state, decisionHead, rowHead, rows: n, membership };
+  return { records, state, decisionHead, rowHead, rows: n, membership, lastSeq, prevSeq };
 }
 
 /** Four-eyes across members: approvals of one candidate digest by current reviewer/lead members. */

@@ -9,14 +9,14 @@
  * store on this machine yet.
  */
 import { bytesToHex } from "../../src/hash.js";
-import { decisionTime, REVIEW_RECORD_SCHEMA, signRecord, type UnsignedRecordV2 } from "../review/record.js";
+import { decisionTime, recordDigest, REVIEW_RECORD_SCHEMA, signRecord, type UnsignedRecordV2 } from "../review/record.js";
 import { ReviewError } from "../review/errors.js";
 import { finalText, type LoggedRecord } from "../review/state.js";
 import { reasonProblem, type ReviewReason } from "../review/text-rules.js";
 import type { Decision } from "../review/decisions.js";
-import type { ApprovalCount } from "../review/approvals.js";
+import { approvalsFor, type ApprovalCount } from "../review/approvals.js";
 import { TeamError } from "./errors.js";
-import { canDecide } from "./membership.js";
+import { canDecide, memberOf } from "./membership.js";
 import type { MemberKeys } from "./member-keys.js";
 import type { Publication } from "./publication.js";
 import type { TeamQueuePort } from "./queue-port.js";
@@ -91,13 +91,11 @@ export async function decideOnTeam(home: string, port: TeamQueuePort, keys: Memb
     return { entry: decisionEntryBytes(record), epoch: epochOfMembership(view, view.membership), value: record };
   });
   if (appended === undefined) throw new TeamError("state", "nothing was appended");
-  const { recordDigest } = await import("../review/record.js");
   const entry: LoggedRecord = { record: appended.value, digest: recordDigest(appended.value), line: appended.value.seq };
   const records = [...appended.view.chain.state.recordsForDigest(appended.value.candidate_sha256), entry];
-  const { approvalsFor } = await import("../review/approvals.js");
   const m = appended.view.membership;
   const approvals = approvalsFor(records, { approvals: m.approvals }, (fp) => {
-    const x = m.members.find((y) => `ed25519:${y.fingerprint}` === fp);
+    const x = memberOf(m, fp.replace(/^ed25519:/, ""));
     return x !== undefined && canDecide(x.role);
   });
   return { entry, approvals };

@@ -105,13 +105,17 @@ export function readPosition(home: string, s: TeamState, keys: MemberKeys): Team
   return p;
 }
 
-/** Refuses a chain that is shorter than, or differs at, the remembered position. `digestAt(n)` is row n's digest. */
-export function checkPosition(p: TeamPosition | undefined, rows: number, digestAt: (n: number) => string | undefined): void {
+/**
+ * Refuses a chain that is shorter than, or differs at, the remembered position. `digestAt(n)` is row n's digest as
+ * served, or null when row n lies inside a prefix this member already verified and did not fetch again.
+ */
+export function checkPosition(p: TeamPosition | undefined, rows: number, digestAt: (n: number) => string | null | undefined): void {
   if (p === undefined || p.rows === 0) return;
   if (rows < p.rows) {
     throw new TeamError("rollback", `the team database serves ${rows} chain records where this member already verified ${p.rows}: the records table was rolled back (or rows are withheld)`);
   }
-  if (digestAt(p.rows) !== p.rowDigest) {
+  const served = digestAt(p.rows);
+  if (served !== null && served !== p.rowDigest) {
     throw new TeamError("rollback", `chain record #${p.rows} is not the one this member verified before: the database serves another history`);
   }
 }

@@ -12,18 +12,18 @@ import { approvalsText, REVIEW_REASONS, reasonProblem, VERB_DECISIONS, type Revi
 import { loadMemberKeys } from "../../../capsules/team/member-keys.js";
 import { decideOnTeam, findPublication, teamQueue } from "../../../capsules/team/team-review.js";
 import { readTeamState } from "../../../capsules/team/team-state.js";
-import { readTeamView, type TeamView } from "../../../capsules/team/team-view.js";
+import { readTeamView, type TeamView, type ViewMode } from "../../../capsules/team/team-view.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliContext } from "../context.js";
 import { write } from "./review.js";
 import { openTeamPort, teamGuarded, teamUrl } from "./team.js";
 
-async function withView<T>(ctx: CliContext, body: (view: TeamView, home: string) => Promise<T>): Promise<T> {
+async function withView<T>(ctx: CliContext, mode: ViewMode, body: (view: TeamView, home: string) => Promise<T>): Promise<T> {
   const { home } = configFrom(ctx);
   const port = await openTeamPort(teamUrl(ctx)!);
   try {
-    return await body(await readTeamView(home, port, loadMemberKeys(home), readTeamState(home)), home);
+    return await body(await readTeamView(home, port, loadMemberKeys(home), readTeamState(home), mode), home);
   } finally {
     await port.close();
   }
@@ -37,7 +37,7 @@ export async function teamList(args: string[], ctx: CliContext): Promise<number>
   const { flags, positionals } = parseFlags(args, { json: { type: "boolean" } });
   if (positionals.length > 0) throw new CliError(`review list: unexpected argument ${JSON.stringify(positionals[0])}`);
   return teamGuarded("review list", () =>
-    withView(ctx, async (view) => {
+    withView(ctx, "warm", async (view) => {
       const entries = teamQueue(view);
       if (flags.json === true) {
         const rows = entries.map((e) => ({
@@ -61,10 +61,11 @@ export async function teamShow(args: string[], ctx: CliContext): Promise<number>
   const { positionals } = parseFlags(args, { json: { type: "boolean" } });
   if (positionals.length !== 1) throw new CliError("review show: expected exactly one capsule id (a unique prefix of at least 8 hexadecimal digits)");
   return teamGuarded("review show", () =>
-    withView(ctx, async (view) => {
+    withView(ctx, "cold", async (view) => {
       const p = findPublication(view, positionals[0]);
       const entry = teamQueue(view).find((e) => e.publication.objectId === p.objectId)!;
       const decisions = view.chain.state.recordsForDigest(p.candidateSha256).map((e) => `  #${e.record.seq} ${e.record.decided_at} ${e.record.decision} by ${e.record.reviewer.name}`);
+      if (p.candidateBytes === undefined) throw new CliError("review show: the candidate's bytes were not read");
       const candidate = JSON.stringify(JSON.parse(Buffer.from(p.candidateBytes).toString("utf8")), null, 2);
       await write(
         ctx,

@@ -73,7 +73,7 @@ function oneFile(positionals: string[], command: string, what: string): Uint8Arr
 const INIT_FLAGS: FlagSpec = { database: { type: "string" }, name: { type: "string" }, approvals: { type: "string" } };
 
 export const init: CliCommand = {
-  summary: "create the team schema in a PostgreSQL database and this directory's team keys (admin)",
+  summary: "create a team: schema, admin key, membership v1 (admin)",
   help: `usage: evidence-bridge [--home DIR] team init --database URL --name NAME [--approvals N]
 
 Creates the team's schema in the PostgreSQL database at URL (postgres://user[:password]@host[:port]/db, with
@@ -102,7 +102,7 @@ compare over another channel. Runs once per database.`,
 const JOIN_FLAGS: FlagSpec = { name: { type: "string" }, admin: { type: "string" } };
 
 export const join: CliCommand = {
-  summary: "print a join request (--name NAME), or join a team with an invitation file",
+  summary: "print a join request, or join with an invitation file",
   help: `usage: evidence-bridge [--home DIR] team join --name NAME > NAME.request
        evidence-bridge [--home DIR] team join NAME.invitation [--admin FINGERPRINT]
 
@@ -139,7 +139,7 @@ in team/team.json. Prints the team id, the admin key fingerprint to compare, and
 const INVITE_FLAGS: FlagSpec = { role: { type: "string" } };
 
 export const invite: CliCommand = {
-  summary: "admit the member of a join request and print their invitation (admin)",
+  summary: "admit a join request's member; print the invitation (admin)",
   help: `usage: evidence-bridge [--home DIR] [--team URL] team invite NAME.request [--role ROLE] > NAME.invitation
 
 Checks the join request's self-signature, prints the member's fingerprint on stderr (compare it with the one the
@@ -163,7 +163,7 @@ and prints the invitation. Running it again for the same request prints the same
 };
 
 export const remove: CliCommand = {
-  summary: "remove a member: new objects and decisions are no longer sealed to them (admin)",
+  summary: "remove a member from the team (admin)",
   help: `usage: evidence-bridge [--home DIR] [--team URL] team remove NAME|FINGERPRINT
 
 Signs the next membership version without the member (named, or by at least 12 digits of fingerprint), under a new
@@ -183,7 +183,7 @@ to them and a decision signed by them is refused by every client. What they alre
 };
 
 export const status: CliCommand = {
-  summary: "show the team's members, the queue depth, the outbox and the last sync",
+  summary: "members, queue depth, outbox and last sync",
   help: `usage: evidence-bridge [--home DIR] [--team URL] team status
 
 Shows the team id, the membership this member verified (members, roles, fingerprints, the four-eyes policy), the
@@ -199,7 +199,7 @@ the queue first (every membership, the whole chain, this member's position) and 
       const lines: string[] = [`team ${local.state.teamId}; admin key fingerprint ${adminFingerprint(local.state.adminKey)}`];
       if (url !== undefined) {
         await withPort(url, false, async (port) => {
-          const view = await readTeamView(home, port, loadMemberKeys(home), local);
+          const view = await readTeamView(home, port, loadMemberKeys(home), local, "warm");
           const counts = await port.counts();
           lines.push(`queue: ${view.publications.length} candidate(s), ${view.chain.records.length} decision(s), ${counts.objects} object(s) and ${counts.records} chain record(s) in the database; verified`);
         });
@@ -217,7 +217,7 @@ the queue first (every membership, the whole chain, this member's position) and 
 };
 
 export const sync: CliCommand = {
-  summary: "publish this member's capsules to the team queue and verify it (idempotent, resumable)",
+  summary: "publish the store's capsules to the team queue; verify it",
   help: `usage: evidence-bridge [--home DIR] [--pack FILE] [--team URL] team sync
 
 Seals every capsule of this data directory's store not yet published (however it was recorded: capsule build,
