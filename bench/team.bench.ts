@@ -10,8 +10,8 @@
  * Rows (in process; the `review list` process row waits for the `team` CLI):
  * - publish: N capsules with their candidates sealed for the 6 members, queued (outbox files) and flushed
  *   (`flushOutbox`), and the database's share alone (`putObjects` of the same number of opaque objects and wraps);
- * - review list: a reviewer's verified view of the queue (`readTeamView` + `teamQueue`), warm (second and later
- *   runs in one process), over the N candidates published; and the database's share over a 10,000-candidate queue
+ * - review list: a reviewer's verified view of the queue (`readTeamView` warm, from the member's sealed view cache,
+ *   as `review list` reads it, + `teamQueue`), second and later runs, over the N candidates published; and the database's share over a 10,000-candidate queue
  *   (every page of `objectsFor` for one member: 20,000 objects of opaque bytes);
  * - approval: one `decideOnTeam` (reads and verifies the view, appends one record) on the N-candidate queue, and
  *   the database's share alone (`appendRecord` on the head plus `records` after it).
@@ -98,7 +98,8 @@ export async function benchTeam(): Promise<BenchResult[]> {
     rows.push({ name: `team publish, database share: ${N} putObjects of 2 opaque objects with ${members} wraps each`, median_ms: share.ms, figures: { "ms per call": share.ms / N } });
 
     // review list, warm: a reviewer's verified view of the N-candidate queue.
-    const list = async () => teamQueue(await readTeamView(rita.home, port, rita.keys, readTeamState(rita.home))).length;
+    // As `review list` reads: warm, from this member's sealed view cache (capsules/team/view-cache.ts).
+    const list = async () => teamQueue(await readTeamView(rita.home, port, rita.keys, readTeamState(rita.home), "warm")).length;
     if ((await list()) !== N) throw new Error("bench team: the reviewer does not see every candidate");
     const listTimes: number[] = [];
     for (let i = 0; i < 3; i++) listTimes.push((await timed(list)).ms);

@@ -56,7 +56,7 @@ export function databaseError(db: Pick<TeamDatabase, "display" | "sslmode">, act
   if (/does not support SSL/i.test(e.message ?? "")) {
     return new TeamDatabaseError(`${at}: TLS refused while ${action}: the server does not offer TLS (sslmode=${db.sslmode})`, false);
   }
-  if (/SSL|TLS|certificate/i.test(e.message ?? "") && code.startsWith("ERR_") === false && code === "") {
+  if (code === "" && /SSL|TLS|certificate/i.test(e.message ?? "")) {
     return new TeamDatabaseError(`${at}: TLS failed while ${action}`, false);
   }
   if (linkLost(e)) return new TeamDatabaseError(`${at}: the connection was lost while ${action} (${code || "closed"})`, true);

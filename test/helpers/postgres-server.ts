@@ -20,15 +20,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 
-/** The newest Debian PostgreSQL server's bin directory, version 13 or newer; undefined when none is installed. */
-export const postgresBin: string | undefined = (() => {
-  const root = "/usr/lib/postgresql";
+/** The newest PostgreSQL server bin directory under `root` (Debian's layout: `<root>/<major>/bin`), 13 or newer. */
+export function findPostgresBin(root: string): string | undefined {
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root)
     .filter((v) => /^\d+$/.test(v) && Number(v) >= 13 && existsSync(join(root, v, "bin", "postgres")) && existsSync(join(root, v, "bin", "initdb")))
     .sort((a, b) => Number(b) - Number(a));
   return versions.length > 0 ? join(root, versions[0], "bin") : undefined;
-})();
+}
+
+/** The server the tests use; undefined when none is installed (then the team groups skip with one line). */
+export const postgresBin: string | undefined = findPostgresBin("/usr/lib/postgresql");
 
 const isRoot = process.getuid?.() === 0;
 

@@ -70,6 +70,12 @@ async function ok(home: string, url: string | undefined, ...args: string[]): Pro
   return r.stdout;
 }
 
+const T0 = Date.now();
+/** One line on stderr per step with the seconds since the file started (where a slow run spends its time). */
+function step(what: string): void {
+  process.stderr.write(`team e2e: ${((Date.now() - T0) / 1000).toFixed(1)} s ${what}\n`);
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 240_000): Promise<void> {
@@ -112,6 +118,7 @@ describePostgres("team queue: separate processes on a real PostgreSQL server", (
       root = mkdtempSync(join(tmpdir(), "eb-team-e2e-"));
       const template = parseStrictJson(readFileSync(TEMPLATE)) as JsonObject;
       for (let i = 0; i < CAPSULES; i++) capsules.push(syntheticCapsule(template, i));
+      step("capsules built");
       // Each investigator records half of the capsules in its own store.
       for (const [name, part] of [["ivy", capsules.slice(0, CAPSULES / 2)], ["ian", capsules.slice(CAPSULES / 2)]] as const) {
         homes[name] = join(root, name);
@@ -119,6 +126,7 @@ describePostgres("team queue: separate processes on a real PostgreSQL server", (
         store.putCapsules(part.map((c) => openCapsuleBytes(c.bytes, "synthetic capsule", c.id)));
       }
       for (const name of ["lea", "rita", "rob", "rae"]) homes[name] = join(root, name);
+      step("stores written");
     }, 300_000);
     afterAll(async () => {
       await pg?.close();
@@ -136,6 +144,7 @@ describePostgres("team queue: separate processes on a real PostgreSQL server", (
       const joined = await Promise.all(roles.map(([h]) => ok(homes[h], undefined, "team", "join", join(root, `${h}.invitation`))));
       for (const [i, [, name, role]] of roles.entries()) expect(joined[i]).toMatch(new RegExp(`^joined team [0-9a-f]{32} as ${name} \\(${role}\\)`));
       expect(await ok(homes.rae, url, "team", "status")).toMatch(/membership v6: 2 approval\(s\) release a candidate/);
+      step("team joined");
     });
 
     test("1,000 capsules published by two investigators at once: one killed with SIGKILL mid-publish, the database restarted mid-publish; nothing lost, nothing twice", { timeout: 600_000 }, async () => {
@@ -147,6 +156,7 @@ describePostgres("team queue: separate processes on a real PostgreSQL server", (
       const killed = await ivy.done;
       expect(killed.signal).toBe("SIGKILL");
       const ivyBefore = publishedCount(homes.ivy);
+      step(`ivy killed after ${ivyBefore} capsules`);
       expect(ivyBefore).toBeLessThan(CAPSULES / 2);
       // The server restarts while Ian is publishing: his sync rides over it.
       await until("ian to publish", () => publishedCount(homes.ian) >= 10);
@@ -154,16 +164,20 @@ describePostgres("team queue: separate processes on a real PostgreSQL server", (
       await pg.stop();
       await sleep(300);
       await pg.start();
+      step("database restarted");
       const ianDone = await ian.done;
+      step("ian's sync done");
       expect({ code: ianDone.code, stderr: ianDone.stderr }).toEqual({ code: 0, stderr: "" });
       expect(ianDone.stdout).toMatch(new RegExp(`^queued ${CAPSULES / 2}, published ${CAPSULES / 2} capsule\\(s\\)`));
       // Ivy runs again: what was left is published, nothing twice.
       const again = await ok(homes.ivy, url, "team", "sync");
       expect(again).toMatch(new RegExp(`published ${CAPSULES / 2 - ivyBefore} capsule\\(s\\)`));
+      step("ivy's second sync done");
       expect(await ok(homes.ivy, url, "team", "sync")).toMatch(/^queued 0, published 0 capsule\(s\)/);
-      expect(await ok(homes.ian, url, "team", "sync")).toMatch(/^queued 0, published 0 capsule\(s\)/);
 
+      step("idle syncs done");
       const rows = JSON.parse(await ok(homes.rita, url, "review", "list", "--json")) as Row[];
+      step("review list (cold) done");
       expect(rows).toHaveLength(CAPSULES);
       expect(new Set(rows.map((r) => r.capsule_sha256))).toEqual(new Set(capsules.map((c) => c.id)));
       const objects = await pg.sql<{ kind: string; n: number }>(db, `SELECT kind, count(*)::int AS n FROM ${S}.objects GROUP BY kind ORDER BY kind`);
@@ -175,7 +189,7 @@ describePostgres("team queue: separate processes on a real PostgreSQL server", (
 
     test("three reviewers approving the same candidates at once: no lost decision, no fork, four-eyes held", { timeout: 600_000 }, async () => {
       const rows = JSON.parse(await ok(homes.lea, url, "review", "list", "--json")) as Row[];
-      const targets = rows.slice(0, 5).map((r) => r.capsule_sha256);
+      const targets = rows.slice(0, 3).map((r) => r.capsule_sha256);
       const reviewers = ["rita", "rob", "rae"];
       const outcomes = await Promise.all(
         reviewers.map(async (who) => {
@@ -185,6 +199,7 @@ describePostgres("team queue: separate processes on a real PostgreSQL server", (
         }),
       );
       const all = outcomes.flat();
+      step("concurrent approvals done");
       for (const id of targets) {
         const mine = all.filter((o) => o.id === id);
         const accepted = mine.filter((o) => o.code === 0);
@@ -221,8 +236,9 @@ describePostgres("team queue: separate processes on a real PostgreSQL server", (
       const t0 = Date.now();
       await ok(homes.rae, url, "review", "defer", pending[0].capsule_sha256.slice(0, 16), "--reason", "insufficient-evidence");
       const span = Date.now() - t0;
+      step(`one decision took ${span} ms`);
       const killedIds: string[] = [];
-      for (const [i, fraction] of [0.5, 0.75, 0.9, 0.97].entries()) {
+      for (const [i, fraction] of [0.6, 0.85, 0.97].entries()) {
         const id = pending[i + 1].capsule_sha256;
         const r = start(homes.rae, url, ["review", "approve", id.slice(0, 16), "--reason", "corroborated"]);
         await sleep(span * fraction);
@@ -234,10 +250,11 @@ describePostgres("team queue: separate processes on a real PostgreSQL server", (
         if (again.code !== 0) expect(again.stderr).toMatch(/final/);
       }
       expect(killedIds.length).toBeGreaterThan(0);
+      step("killed decisions settled");
       const port = await openTeamQueue(url, { create: false });
       try {
         const view = await readTeamView(homes.rae, port, loadMemberKeys(homes.rae), readTeamState(homes.rae));
-        for (const id of pending.slice(1, 5).map((p) => p.capsule_sha256)) {
+        for (const id of pending.slice(1, 4).map((p) => p.capsule_sha256)) {
           const mine = view.chain.records.filter((r) => r.record.capsule_sha256 === id && r.record.decision === "APPROVED_FOR_RELEASE");
           expect(mine).toHaveLength(1);
         }
@@ -275,8 +292,10 @@ describePostgres("team queue: separate processes on a real PostgreSQL server", (
         await port.close();
       }
       const dump = pg.dump(db);
+      step(`dump of ${dump.length} characters`);
       expect(dump).toContain(`COPY ${S}.objects`); // the dump holds the queue ...
       expect(canariesIn(dump, canaries)).toEqual([]); // ... and none of the canaries, in any form
+      step(`${Object.keys(canaries).length} canaries searched`);
     });
 
     test("a forged object, a forged chain row, a rolled-back table and a removed member are each detected, naming what happened", { timeout: 300_000 }, async () => {
@@ -310,18 +329,26 @@ describePostgres("team queue: separate processes on a real PostgreSQL server", (
       await pg.sql(db, `INSERT INTO ${S}.records (prev, digest, size, body) VALUES ($1, $2, $3, $4)`, [last.prev, last.digest, last.size, last.body]);
       await ok(homes.rita, url, "review", "list");
 
-      // The lead removes Rae: her client stops, and nothing published afterwards is wrapped for her.
+      // The lead removes Rae: her client stops, and what is published afterwards is not wrapped for her.
       const raeKeys = loadMemberKeys(homes.rae);
+      const [{ n: before }] = await pg.sql<{ n: number }>(db, `SELECT max(seq)::int AS n FROM ${S}.objects`);
       expect(await ok(homes.lea, url, "team", "remove", "Rae Reviewer")).toMatch(/^removed Rae Reviewer/);
       expect(await fail(homes.rae, "review", "list")).toMatch(/removed/);
       const rows = JSON.parse(await ok(homes.rob, url, "review", "list", "--json")) as Row[];
       expect(await fail(homes.rae, "review", "approve", rows[20].capsule_sha256.slice(0, 16), "--reason", "corroborated")).toMatch(/removed/);
-      const [{ n: newForRae }] = await pg.sql<{ n: number }>(
+      // Ivy records one more capsule and publishes it.
+      const late = syntheticCapsule(parseStrictJson(readFileSync(TEMPLATE)) as JsonObject, CAPSULES);
+      (await openOrCreateStore({ home: homes.ivy, passphrase: undefined })).putCapsules([openCapsuleBytes(late.bytes, "synthetic capsule", late.id)]);
+      expect(await ok(homes.ivy, url, "team", "sync")).toMatch(/published 1 capsule\(s\)/);
+      const wrapsAfter = await pg.sql<{ recipient: string; n: number }>(
         db,
-        `SELECT count(*)::int AS n FROM ${S}.wraps w JOIN ${S}.objects o ON o.seq = w.object_seq WHERE w.recipient = $1 AND o.seq > (SELECT max(seq) FROM ${S}.objects WHERE kind = 'capsule')`,
-        [raeKeys.fingerprint],
+        `SELECT w.recipient, count(*)::int AS n FROM ${S}.wraps w WHERE w.object_seq > $1 GROUP BY w.recipient`,
+        [before],
       );
-      expect(newForRae).toBe(0);
+      const forRita = wrapsAfter.find((w) => w.recipient === rita.fingerprint);
+      expect(forRita?.n).toBeGreaterThanOrEqual(3); // the new epoch key, the capsule and its candidate
+      expect(wrapsAfter.find((w) => w.recipient === raeKeys.fingerprint)).toBeUndefined();
+      expect((JSON.parse(await ok(homes.rita, url, "review", "list", "--json")) as Row[]).map((r) => r.capsule_sha256)).toContain(late.id);
     });
   }),
 );
