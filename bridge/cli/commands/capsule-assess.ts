@@ -5,7 +5,7 @@
  * (canonical JSON + LF) on stdout. Same error contract as `capsule build`: exit 2, nothing on stdout, one stderr
  * line. A message already recorded prints the stored capsule and says so on stderr, unless --supersede.
  */
-import { assessAndSeal, CLEAN_DROPS_IOCS } from "../../../capsules/assess/assess.js";
+import { assessAndSealConcurrently, CLEAN_DROPS_IOCS } from "../../../capsules/assess/assess.js";
 import { checkJudgement, JudgementError } from "../../../capsules/assess/judgement.js";
 import { checkMessageText } from "../../../capsules/assess/message-text.js";
 import { AssessmentError } from "../../../capsules/assessment/errors.js";
@@ -13,7 +13,7 @@ import { JsonLoadError, parseStrictJson } from "../../../src/json/parse.js";
 import { parseFlags, readLimited } from "../args.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 import { loadPack, readMessageFile } from "./capsule-build.js";
-import { rememberPack } from "../pack-choice.js";
+import { rememberPackConcurrently } from "../pack-choice.js";
 import { withheldNote } from "../withheld-note.js";
 import { CAPSULE_OUTPUT_FLAGS, capsuleOutputHelp, capsuleOutputFlags, emitCapsule, promptForStdin } from "../capsule-output.js";
 
@@ -87,7 +87,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     // Like capsule build: the capsule's derivation is written at put, so a later feed reads it (docs/feed.md).
     const stored = await import("../../../capsules/pipeline/stored.js");
     made = stored.cacheDerivationsOnPut(store, pack);
-    outcome = assessAndSeal(store, pack, {
+    outcome = await assessAndSealConcurrently(store, pack, {
       message: checkedMessage,
       judgement,
       retainMessage: flags["retain-message"] === true,
@@ -99,7 +99,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     if (e instanceof JudgementError || e instanceof AssessmentError) throw new CliError(e.message);
     throw new CliError(`store: ${(e as Error).message}`);
   }
-  rememberPack(config, resolved);
+  await rememberPackConcurrently(config, resolved);
   await emitCapsule(ctx, output, { id: outcome.capsuleId, bytes: outcome.capsuleBytes, stored: outcome.status === "already_recorded" ? "recorded" : "new", derivations: made }, config.home);
   if (outcome.status === "already_recorded") {
     const sealed = outcome.messageRetained ? "; its text is now sealed in the store" : "";

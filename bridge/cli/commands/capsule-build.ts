@@ -13,7 +13,7 @@ import { intakeAssessment } from "../../../capsules/pipeline/intake.js";
 import { ASSESSMENT_MAX_BYTES } from "../../../capsules/assessment/parse-assessment.js";
 import { firstControlOrFormat, isPythonBlank } from "../../../capsules/assessment/text-rules.js";
 import { PackError } from "../../../published/pack/errors.js";
-import { rememberPack, useConfiguredPack } from "../pack-choice.js";
+import { rememberPackConcurrently, useConfiguredPack } from "../pack-choice.js";
 import type { ResolvedPack } from "../../../published/pack/home-pack.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { packageVersion } from "../../package-info.js";
@@ -143,7 +143,8 @@ async function sealIntoStore(
     const made = (await import("../../../capsules/pipeline/stored.js")).cacheDerivationsOnPut(store, pack);
     const same = findRecorded(store, { assessmentId: built.intake.assessmentId }).filter((id) => id !== built.id);
     const existing = same.length > 0 ? { id: same[0], bytes: store.getCapsule(same[0]) } : undefined;
-    if (existing === undefined) store.putCapsule(built);
+    // The put's independent syncs at once; the order of its barriers is the synchronous put's (sync-set.ts).
+    if (existing === undefined) await store.putCapsulesConcurrently([built]);
     if (message) store.putMessage(message.bytes, message.sha256);
     return { existing, withheld: withheldNote(made, built.id), made };
   } catch (e) {
@@ -203,7 +204,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     }
     warning = withheld ?? warning;
     derivations = made;
-    rememberPack(config, resolved);
+    await rememberPackConcurrently(config, resolved);
   }
   if (outbox !== undefined) {
     const { writeOutbox } = await import("../../../capsules/assessment/outbox.js");
