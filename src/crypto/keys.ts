@@ -114,7 +114,7 @@ function loadKeyFileMode(layout: KeyLayout): InstallationKeys {
  * and again after the store key is. Only the independent syncs share a set: the data of both key files and the
  * directory that gained `keys/`.
  */
-function* createKeyFileModeSteps(home: string, layout: KeyLayout): DurableSteps<InstallationKeys> {
+export function* createKeyFileModeSteps(home: string, layout: KeyLayout): DurableSteps<InstallationKeys> {
   const madeDir = makePrivateDir(layout.dir);
   const staged: StagedFile[] = [];
   try {
