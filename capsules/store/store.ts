@@ -431,8 +431,10 @@ export class SealedStore {
   /**
    * The checks of {@link assertSealingKey}; when the store has no `store-key-id` yet, stages it (its data not yet
    * synced) for the caller's first sync set, to be linked with {@link linkKeyId}. Undefined when nothing is to write.
+   * For the durable writes that seal into this store (the put, message fingerprints); `madeDirs`: the parents whose
+   * sync the caller's first set already holds (empty: `store/` is made here if absent, and synced).
    */
-  private stageKeyId(madeDirs: readonly string[]): StagedFile | undefined {
+  stageKeyId(madeDirs: readonly string[] = []): StagedFile | undefined {
     if (this.sealingKeyChecked) return undefined;
     const mine = this.keys.store.idHex;
     const recorded = this.recordedKeyId();
@@ -448,7 +450,7 @@ export class SealedStore {
   }
 
   /** Links the staged `store-key-id` (its data synced) without replacing; true when this call created it. */
-  private linkKeyId(staged: StagedFile): boolean {
+  linkKeyId(staged: StagedFile): boolean {
     const created = linkNoReplace(staged.path, join(this.layout.root, KEY_ID_NAME));
     removeQuietly(staged.path);
     if (!created) {

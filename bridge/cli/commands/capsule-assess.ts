@@ -81,9 +81,9 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   try {
     const store = await openOrCreateStore(config);
     // The fingerprints of the message and of the judgement's source (docs/guard.md "Message fingerprints").
-    const { recordMessageFingerprint } = await import("../../../capsules/store/message-fingerprints.js");
-    recordMessageFingerprint(store, message.text);
-    if (judgement.source !== undefined) recordMessageFingerprint(store, judgement.source);
+    // Both in one durable write, its independent syncs at once, complete before the capsule is sealed.
+    const { recordMessageFingerprintsConcurrently } = await import("../../../capsules/store/message-fingerprints.js");
+    await recordMessageFingerprintsConcurrently(store, judgement.source === undefined ? [message.text] : [message.text, judgement.source]);
     // Like capsule build: the capsule's derivation is written at put, so a later feed reads it (docs/feed.md).
     const stored = await import("../../../capsules/pipeline/stored.js");
     made = stored.cacheDerivationsOnPut(store, pack);

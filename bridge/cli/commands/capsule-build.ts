@@ -139,7 +139,7 @@ async function sealIntoStore(
   try {
     const store = await openOrCreateStore(config);
     // The message's fingerprint, retained or not (docs/guard.md "Message fingerprints").
-    if (messageText !== undefined) (await import("../../../capsules/store/message-fingerprints.js")).recordMessageFingerprint(store, messageText);
+    if (messageText !== undefined) await (await import("../../../capsules/store/message-fingerprints.js")).recordMessageFingerprintsConcurrently(store, [messageText]);
     const made = (await import("../../../capsules/pipeline/stored.js")).cacheDerivationsOnPut(store, pack);
     const same = findRecorded(store, { assessmentId: built.intake.assessmentId }).filter((id) => id !== built.id);
     const existing = same.length > 0 ? { id: same[0], bytes: store.getCapsule(same[0]) } : undefined;
