@@ -14,6 +14,7 @@ import { parseFlags, readLimited } from "../args.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 import { loadPack, readMessageFile } from "./capsule-build.js";
 import { rememberPackConcurrently } from "../pack-choice.js";
+import type { Derivation } from "../../../capsules/pipeline/derivation.js";
 import { withheldNote } from "../withheld-note.js";
 import { CAPSULE_OUTPUT_FLAGS, capsuleOutputHelp, capsuleOutputFlags, emitCapsule, promptForStdin } from "../capsule-output.js";
 
@@ -76,30 +77,37 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   }
 
   const { openOrCreateStore } = await import("../../../capsules/store/store.js");
+  const stored = await import("../../../capsules/pipeline/stored.js");
   let outcome;
-  let made;
+  let store;
   try {
-    const store = await openOrCreateStore(config);
+    store = await openOrCreateStore(config);
     // The fingerprints of the message and of the judgement's source (docs/guard.md "Message fingerprints").
     // Both in one durable write, its independent syncs at once, complete before the capsule is sealed.
     const { recordMessageFingerprintsConcurrently } = await import("../../../capsules/store/message-fingerprints.js");
     await recordMessageFingerprintsConcurrently(store, judgement.source === undefined ? [message.text] : [message.text, judgement.source]);
-    // Like capsule build: the capsule's derivation is written at put, so a later feed reads it (docs/feed.md).
-    const stored = await import("../../../capsules/pipeline/stored.js");
-    made = stored.cacheDerivationsOnPut(store, pack);
     outcome = await assessAndSealConcurrently(store, pack, {
       message: checkedMessage,
       judgement,
       retainMessage: flags["retain-message"] === true,
       supersede: flags.supersede === true,
     });
-    // An earlier recording: its candidate is derived here, so a withheld one is said again (docs/candidates.md).
-    if (outcome.status === "already_recorded") made.set(outcome.capsuleId, stored.deriveStorable(outcome.capsule, pack));
   } catch (e) {
     if (e instanceof JudgementError || e instanceof AssessmentError) throw new CliError(e.message);
     throw new CliError(`store: ${(e as Error).message}`);
   }
-  await rememberPackConcurrently(config, resolved);
+  // The pack is remembered once the capsule is stored; its syncs run while the capsule's derivation is made.
+  const remembering = rememberPackConcurrently(config, resolved);
+  const made = new Map<string, Derivation>();
+  try {
+    // Like capsule build: the new capsule's derivation goes to the derivation cache, so a later feed reads it
+    // (docs/feed.md); an earlier recording's is derived here, so a withheld one is said again (docs/candidates.md).
+    if (outcome.status === "new") stored.cacheDerivations(store, pack, [outcome.capsule], made);
+    else made.set(outcome.capsuleId, stored.deriveStorable(outcome.capsule, pack));
+  } catch {
+    // The capsule is stored; a derivation the cache lacks is derived again when read.
+  }
+  await remembering;
   await emitCapsule(ctx, output, { id: outcome.capsuleId, bytes: outcome.capsuleBytes, stored: outcome.status === "already_recorded" ? "recorded" : "new", derivations: made }, config.home);
   if (outcome.status === "already_recorded") {
     const sealed = outcome.messageRetained ? "; its text is now sealed in the store" : "";
