@@ -14,6 +14,7 @@ import { parseFlags, readLimited } from "../args.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 import { loadPack, readMessageFile } from "./capsule-build.js";
 import { rememberPackConcurrently } from "../pack-choice.js";
+import { coverCodePath } from "../code-path.js";
 import type { Derivation } from "../../../capsules/pipeline/derivation.js";
 import { withheldNote } from "../withheld-note.js";
 import { CAPSULE_OUTPUT_FLAGS, capsuleOutputHelp, capsuleOutputFlags, emitCapsule, promptForStdin } from "../capsule-output.js";
@@ -96,6 +97,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     if (e instanceof JudgementError || e instanceof AssessmentError) throw new CliError(e.message);
     throw new CliError(`store: ${(e as Error).message}`);
   }
+  coverCodePath(outcome.status === "new" ? "stored" : "recorded"); // docs/startup.md "Code cache coverage"
   // The pack is remembered once the capsule is stored; its syncs run while the capsule's derivation is made.
   const remembering = rememberPackConcurrently(config, resolved);
   const made = new Map<string, Derivation>();

@@ -22,6 +22,7 @@ import { configFrom } from "../config.js";
 import { assertOutsideDataDir } from "../outside-data-dir.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 import { withheldNote } from "../withheld-note.js";
+import { coverCodePath } from "../code-path.js";
 import { CAPSULE_OUTPUT_FLAGS, capsuleOutputHelp, capsuleOutputFlags, emitCapsule, promptForStdin } from "../capsule-output.js";
 import type { Derivation } from "../../../capsules/pipeline/derivation.js";
 
@@ -150,6 +151,7 @@ async function sealIntoStore(
     existing = same.length > 0 ? { id: same[0], bytes: store.getCapsule(same[0]) } : undefined;
     // The put's independent syncs at once; the order of its barriers is the synchronous put's (sync-set.ts).
     if (existing === undefined) await store.putCapsulesConcurrently([built]);
+    coverCodePath("stored");
     if (message) store.putMessage(message.bytes, message.sha256);
   } catch (e) {
     throw new CliError(`store: ${(e as Error).message}`);
@@ -202,6 +204,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     if (e instanceof AssessmentError) throw new CliError(e.message);
     throw e;
   }
+  coverCodePath("built"); // docs/startup.md "Code cache coverage"
   let capsuleBytes = built.bytes;
   let id = built.id;
   let warning: string | undefined;
