@@ -11,7 +11,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { readRegularFile, SafeReadError } from "../../src/crypto/safe-read.js";
-import { linkNoReplace, makePrivateDir, removeQuietly, stageUnsynced, type StagedFile } from "../../src/crypto/safe-write.js";
+import { discardStaged, linkNoReplace, makePrivateDir, stageUnsynced, type StagedFile } from "../../src/crypto/safe-write.js";
 import { runDurable, runDurableSync, type DurableSteps } from "../../src/crypto/sync-set.js";
 import { SEAL_OVERHEAD, SealKind, seal, unseal } from "../../src/crypto/seal.js";
 import { errno } from "../../src/errno.js";
@@ -90,10 +90,10 @@ function* fingerprintSteps(store: SealedStore, texts: readonly string[]): Durabl
     const changed: string[] = [];
     if (keyId !== undefined && store.linkKeyId(keyId)) changed.push(store.layout.root);
     for (const { name, temp } of fps) if (linkNoReplace(temp.path, join(store.layout.fingerprints, `${name}${SEALED_SUFFIX}`))) changed.push(store.layout.fingerprints);
-    for (const t of staged) removeQuietly(t.path);
+    for (const t of staged) discardStaged(t);
     if (changed.length > 0) yield { dirs: changed };
   } finally {
-    for (const t of staged) removeQuietly(t.path);
+    for (const t of staged) discardStaged(t);
   }
   return all;
 }

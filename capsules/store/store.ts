@@ -9,7 +9,11 @@
  * temporary files left by crashed processes.
  *
  * Methods are synchronous (each touches a handful of small files); opening is asynchronous because passphrase
- * mode runs scrypt.
+ * mode runs scrypt. A put is also written as durable steps (src/crypto/sync-set.ts) that a one-shot command awaits
+ * with the independent syncs of each step at once.
+ *
+ * Longer than 400 lines on purpose: the store's files (capsules, receipts, messages, the key id, the row index) share
+ * one layout, one key check and one write discipline, kept in one class.
  */
 import { lstatSync, readdirSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
@@ -20,6 +24,7 @@ import { pathExists } from "../../src/crypto/key-files.js";
 import {
   cleanStaleTemps,
   createFileExclusive,
+  discardStaged,
   ensurePrivateDir,
   linkNoReplace,
   makePrivateDir,
@@ -167,12 +172,12 @@ export class SealedStore {
           results.push({ id, stored });
         });
       } finally {
-        for (const t of staged) removeQuietly(t.path);
+        for (const t of staged) discardStaged(t);
         if (items.length > 0) changedDirs.push(dir);
         if (changedDirs.length > 0) yield { dirs: changedDirs };
       }
     } finally {
-      for (const t of staged) removeQuietly(t.path);
+      for (const t of staged) discardStaged(t);
     }
     try {
       this.afterPut?.(items.slice(0, results.length));
@@ -422,7 +427,7 @@ export class SealedStore {
           yield { files: [staged] };
           if (store.linkKeyId(staged)) yield { dirs: [store.layout.root] };
         } finally {
-          removeQuietly(staged.path);
+          discardStaged(staged);
         }
       })(this),
     );

@@ -11,7 +11,7 @@
 import { join } from "node:path";
 import { inspectDataDir, prepareDataDir } from "../../src/crypto/data-dir.js";
 import { readRegularFileIfExists, SafeReadError } from "../../src/crypto/safe-read.js";
-import { removeQuietly, renameInto, stageUnsynced, type StagedFile } from "../../src/crypto/safe-write.js";
+import { discardStaged, renameInto, stageUnsynced, type StagedFile } from "../../src/crypto/safe-write.js";
 import { runDurable, runDurableSync, type DurableSteps } from "../../src/crypto/sync-set.js";
 import { PackError } from "./errors.js";
 import { PACK_FILE_NAME, presentAt, readPackBytes } from "./file.js";
@@ -148,7 +148,7 @@ function* installSteps(home: string, loaded: LoadedPackBytes, opts: { replace?: 
       yield { dirs: [home] };
     }
   } finally {
-    for (const t of staged) removeQuietly(t.path);
+    for (const t of staged) discardStaged(t);
   }
   return { pack, outcome: unchanged ? "unchanged" : "installed" };
 }

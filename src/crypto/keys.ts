@@ -22,7 +22,7 @@ import { prepareDataDir, inspectDataDir } from "./data-dir.js";
 import { KeyError, SealError } from "./errors.js";
 import { derivePassphraseKey, kdfParamsProblem, newKdfParams, type KdfParams, type ScryptCost } from "./kdf.js";
 import { encodeKeyFile, pathExists, readKeyFile, readSecretFile } from "./key-files.js";
-import { createFileExclusive, ensurePrivateDir, linkNoReplace, makePrivateDir, removeQuietly, stageUnsynced, type StagedFile } from "./safe-write.js";
+import { createFileExclusive, discardStaged, ensurePrivateDir, linkNoReplace, makePrivateDir, stageUnsynced, type StagedFile } from "./safe-write.js";
 import { runDurable, runDurableSync, type DurableSteps } from "./sync-set.js";
 import { SealKind, seal, STORE_KEY_BYTES, storeKey, unseal, type StoreKey } from "./seal.js";
 import { generateSigningSeed, SIGNING_SEED_BYTES, signingKeyFingerprint, signingKeyFromSeed, type SigningKey } from "./sign.js";
@@ -128,7 +128,7 @@ export function* createKeyFileModeSteps(home: string, layout: KeyLayout): Durabl
     readKeyFile(layout.signingKey, SIGNING_KEY_TYPE, SIGNING_SEED_BYTES);
     if (linkNoReplace(storeTemp.path, layout.storeKey)) yield { dirs: [layout.dir] };
   } finally {
-    for (const t of staged) removeQuietly(t.path);
+    for (const t of staged) discardStaged(t);
   }
   return loadKeyFileMode(layout);
 }

@@ -108,11 +108,10 @@ export function stageFile(dir: string, bytes: Uint8Array, sync = true): string {
   try {
     if (sync) fdatasyncSync(staged.fd);
   } catch (e) {
-    closeSync(staged.fd);
-    removeQuietly(staged.path);
+    discardStaged(staged);
     throw new SafeWriteError(`cannot write a temporary file in ${dir}: ${errno(e) ?? (e as Error).message}`, errno(e));
   }
-  closeSync(staged.fd);
+  closeStaged(staged);
   return staged.path;
 }
 
@@ -121,6 +120,25 @@ export interface StagedFile {
   path: string;
   fd: number;
   dir: string;
+  /** True until its descriptor is closed (by the set that syncs it, or by {@link discardStaged}). */
+  open: boolean;
+}
+
+/** Closes a staged file's descriptor when still open (never a number closed before) and removes its temporary name. */
+export function discardStaged(staged: StagedFile): void {
+  closeStaged(staged);
+  removeQuietly(staged.path);
+}
+
+/** Closes a staged file's descriptor once; later calls do nothing (a closed number may belong to another file). */
+export function closeStaged(staged: StagedFile): void {
+  if (!staged.open) return;
+  staged.open = false;
+  try {
+    closeSync(staged.fd);
+  } catch {
+    // nothing left to release
+  }
 }
 
 /**
@@ -144,7 +162,7 @@ export function stageUnsynced(dir: string, bytes: Uint8Array): StagedFile {
     removeQuietly(path);
     throw new SafeWriteError(`cannot write a temporary file in ${dir}: ${errno(e) ?? (e as Error).message}`, errno(e));
   }
-  return { path, fd, dir };
+  return { path, fd, dir, open: true };
 }
 
 /**

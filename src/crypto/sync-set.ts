@@ -16,7 +16,7 @@
  */
 import { closeSync, constants, fdatasync, fdatasyncSync, fsync, fsyncSync, openSync } from "node:fs";
 import { SafeWriteError } from "./errors.js";
-import type { StagedFile } from "./safe-write.js";
+import { closeStaged, type StagedFile } from "./safe-write.js";
 import { errno } from "../errno.js";
 
 /** Syncs with no order among them: staged files' data (fdatasync) and directories' entries (fsync). */
@@ -46,13 +46,7 @@ function openDir(dir: string): number {
 }
 
 function closeAll(files: readonly StagedFile[]): void {
-  for (const f of files) {
-    try {
-      closeSync(f.fd);
-    } catch {
-      // already closed by a failed step; nothing to release
-    }
-  }
+  for (const f of files) closeStaged(f);
 }
 
 /** Unique directories, in first-seen order. */
