@@ -9,9 +9,10 @@
  *   (which may know members' public box keys) cannot make an object a member would accept.
  * - One wrap per recipient: `ephemeral X25519 public key(32) ‖ nonce(24) ‖ box(data key ‖ object id(16))` to the
  *   recipient's box key (NaCl box, src/crypto/box.ts): a wrap moved onto another object names the wrong id and is
- *   refused. The ephemeral secret and the nonce are HMAC-SHA256 of the data key over the object id and the
- *   recipient (`"evidence-bridge team wrap key v1\0"`, `"… wrap nonce v1\0"`): secret to anyone without the data
- *   key, different per recipient and object, and the same when the same key is wrapped for the same member again, so
+ *   refused. The ephemeral secret is HMAC-SHA256 of the data key over the object id (`"evidence-bridge team wrap key
+ *   v1\0"`: one per object, shared by its recipients, as in multi-recipient ECIES; each recipient's shared secret
+ *   differs) and the nonce HMAC-SHA256 of the data key over the object id and the recipient (`"… wrap nonce v1\0"`):
+ *   secret to anyone without the data key, and the same when the same key is wrapped for the same member again, so
  *   `addWraps` after an interrupted run offers identical bytes.
  *
  * What the database sees: the id (random), the kind, the hour, the sizes, the recipients' fingerprints.
@@ -50,15 +51,30 @@ export function hourOf(now: Date): string {
   return `${now.toISOString().slice(0, 13)}:00:00Z`;
 }
 
+/**
+ * A wrapper of `dataKey` for object `id`: one ephemeral X25519 key per object (one key import), one Diffie-Hellman
+ * per recipient. Derived from the data key and the object (the nonce also from the recipient): wrapping the same key
+ * for the same member again (a resumed sync, a re-run invite) gives the same bytes, which the store accepts as
+ * already there.
+ */
+export function keyWrapper(dataKey: Uint8Array, id: string): (to: Recipient) => Uint8Array {
+  const eph = boxKeyPairFromSecret(hmacSha256Bytes(dataKey, domainBytes(WRAP_KEY_DOMAIN, new TextEncoder().encode(id))));
+  const plain = new Uint8Array([...dataKey, ...hexToBytes(id)]);
+  return (to) => {
+    const context = new TextEncoder().encode(`${id}\u0000${to.fingerprint}\u0000${bytesToHex(to.boxKey)}`);
+    const nonce = hmacSha256Bytes(dataKey, domainBytes(WRAP_NONCE_DOMAIN, context)).slice(0, nacl.box.nonceLength);
+    const boxed = boxSeal(plain, nonce, to.boxKey, eph.secretKey);
+    const out = new Uint8Array(32 + nonce.length + boxed.length);
+    out.set(eph.publicKey, 0);
+    out.set(nonce, 32);
+    out.set(boxed, 32 + nonce.length);
+    return out;
+  };
+}
+
 /** Wraps `dataKey` for one recipient, bound to `id`. */
 export function wrapKey(dataKey: Uint8Array, id: string, to: Recipient): Uint8Array {
-  // Derived from the data key, the object and the recipient: wrapping the same key for the same member again (a
-  // resumed sync, a re-run invite) gives the same bytes, which the store accepts as already there.
-  const context = new TextEncoder().encode(`${id}\u0000${to.fingerprint}\u0000${bytesToHex(to.boxKey)}`);
-  const eph = boxKeyPairFromSecret(hmacSha256Bytes(dataKey, domainBytes(WRAP_KEY_DOMAIN, context)));
-  const nonce = hmacSha256Bytes(dataKey, domainBytes(WRAP_NONCE_DOMAIN, context)).slice(0, nacl.box.nonceLength);
-  const boxed = boxSeal(new Uint8Array([...dataKey, ...hexToBytes(id)]), nonce, to.boxKey, eph.secretKey);
-  return new Uint8Array([...eph.publicKey, ...nonce, ...boxed]);
+  return keyWrapper(dataKey, id)(to);
 }
 
 /** The data key in a wrap addressed to `me` for object `id`; throws TeamError `forged` otherwise. */
@@ -83,8 +99,13 @@ export function sealObject(
   plain.set(signature, 4 + header.length + args.payload.length);
   const dataKey = nacl.randomBytes(32);
   const nonce = nacl.randomBytes(24);
-  const body = new Uint8Array([BODY_VERSION, ...nonce, ...nacl.secretbox(plain, nonce, dataKey)]);
-  const wraps = args.recipients.map((r) => ({ recipient: r.fingerprint, wrapped: wrapKey(dataKey, args.id, r) }));
+  const boxed = nacl.secretbox(plain, nonce, dataKey);
+  const body = new Uint8Array(25 + boxed.length);
+  body[0] = BODY_VERSION;
+  body.set(nonce, 1);
+  body.set(boxed, 25);
+  const wrap = keyWrapper(dataKey, args.id);
+  const wraps = args.recipients.map((r) => ({ recipient: r.fingerprint, wrapped: wrap(r) }));
   return { id: args.id, kind: args.kind, hour: args.hour, body, wraps };
 }
 

@@ -29,9 +29,10 @@ import { TeamError } from "./errors.js";
 import { domainBytes, hexField, malformed, objectWith } from "./fields.js";
 import { hourOf, newObjectId, sealObject, unwrapKey, wrapKey, type Recipient } from "./envelope.js";
 import { teamDir, type MemberKeys } from "./member-keys.js";
-import type { Membership } from "./membership.js";
+import { memberOf, type Membership } from "./membership.js";
 import { publicationPayload } from "./publication.js";
 import { TEAM_OBJECT_KINDS, type TeamObjectIn, type TeamQueuePort } from "./queue-port.js";
+import type { TeamView } from "./team-view.js";
 
 export const OUTBOX_FORMAT = "evidence-bridge-team-outbox/v1";
 const KEY_DOMAIN = "evidence-bridge team outbox v1\u0000";
@@ -188,4 +189,19 @@ export async function flushOutbox(home: string, port: TeamQueuePort, keys: Membe
     out.existing += r.existing;
   }
   return out;
+}
+
+/**
+ * After a publisher's sync: members admitted while it published (absent from the membership it sealed for) may lack
+ * a wrap on what it just published, since the admin's re-wrap at `team invite` covers only objects already stored.
+ * Wraps this member's own objects in `view` (a cold read, after publishing) for them; idempotent. Returns how many.
+ */
+export async function wrapForNewMembers(port: TeamQueuePort, keys: MemberKeys, sealedFor: Membership, view: TeamView): Promise<number> {
+  const added = view.membership.members.filter((m) => memberOf(sealedFor, m.fingerprint) === undefined);
+  if (added.length === 0) return 0;
+  const wraps = view.objects
+    .filter((o) => o.author === keys.fingerprint && o.kind !== "membership-keys")
+    .flatMap((o) => added.map((m) => ({ objectId: o.id, recipient: m.fingerprint, wrapped: wrapKey(o.dataKey, o.id, { fingerprint: m.fingerprint, boxKey: hexToBytes(m.boxKey) }) })));
+  for (let i = 0; i < wraps.length; i += 500) await port.addWraps(wraps.slice(i, i + 500));
+  return wraps.length;
 }

@@ -11,7 +11,7 @@ import { adminFingerprint, acceptInvitation } from "../../../capsules/team/invit
 import { makeJoinRequest } from "../../../capsules/team/join-request.js";
 import { loadMemberKeys, loadOrCreateMemberKeys } from "../../../capsules/team/member-keys.js";
 import { TEAM_ROLES, type TeamRole } from "../../../capsules/team/membership.js";
-import { alreadyQueued, enqueuePublication, flushOutbox, pendingCount } from "../../../capsules/team/outbox.js";
+import { alreadyQueued, enqueuePublication, flushOutbox, pendingCount, wrapForNewMembers } from "../../../capsules/team/outbox.js";
 import type { TeamQueuePort } from "../../../capsules/team/queue-port.js";
 import { initTeam, inviteMember, removeMember } from "../../../capsules/team/team-admin.js";
 import { joinedTeam, readLastSync, readTeamState, writeLastSync, writeTeamState } from "../../../capsules/team/team-state.js";
@@ -241,6 +241,7 @@ outbox. Safe to interrupt at any point (kill -9 included): the next run publishe
         const before = await readTeamView(home, port, keys, local);
         const flushed = await flushOutbox(home, port, keys, before.membership);
         const view = await readTeamView(home, port, keys, readTeamState(home));
+        await wrapForNewMembers(port, keys, before.membership, view);
         writeLastSync(home, new Date());
         await write(ctx, `queued ${queued}, published ${flushed.files} capsule(s) (${flushed.inserted} object(s) new, ${flushed.existing} already there); queue verified: ${view.publications.length} candidate(s), ${view.chain.records.length} decision(s)\n`);
       });

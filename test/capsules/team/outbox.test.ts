@@ -2,7 +2,8 @@
  * The outbox on a real PostgreSQL server (issue 34 items 2 and 5): the store's hook queues a recorded capsule once,
  * sealed (no plaintext in the pending file); a publish interrupted after the database committed (the state a kill -9
  * between `putObjects` and the marker leaves) is finished by the next flush without inserting anything twice; a
- * member who joined after the capsule was queued gets a wrap at flush.
+ * member who joined after the capsule was queued gets a wrap at flush, and one admitted while a publisher used an
+ * older membership gets one from the publisher's wrapForNewMembers.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { openTeamQueue } from "../../../bridge/team/postgres-queue.js";
 import { bytesToHex } from "../../../src/hash.js";
 import { loadOrCreateMemberKeys } from "../../../capsules/team/member-keys.js";
-import { flushOutbox, outboxDir, pendingCount, publishedDir } from "../../../capsules/team/outbox.js";
+import { flushOutbox, outboxDir, pendingCount, publishedDir, wrapForNewMembers } from "../../../capsules/team/outbox.js";
 import { queueRecordedForTeam } from "../../../capsules/team/publish-hook.js";
 import type { TeamQueuePort } from "../../../capsules/team/queue-port.js";
 import { initTeam, inviteMember } from "../../../capsules/team/team-admin.js";
@@ -83,6 +84,18 @@ describePostgres("team outbox", () => {
         expect(opened).toHaveLength(1);
         expect(Buffer.from(opened[0].payload).equals(Buffer.from(capsule))).toBe(true);
       }
+
+      // a member admitted while Ivan publishes with the membership he read before: wrapped after the publish
+      const stale = (await readTeamView(ivan, port, ivanKeys, readTeamState(ivan))).membership;
+      queueRecordedForTeam(ivan, [{ id: "9".repeat(64), bytes: new Uint8Array([7, 7, 7]), derivation: undefined }]);
+      const rob = await joined(port, lead, "Rob Reviewer");
+      await flushOutbox(ivan, port, ivanKeys, stale);
+      const robKeys = loadOrCreateMemberKeys(rob);
+      expect((await readTeamView(rob, port, robKeys, readTeamState(rob))).capsules.size).toBe(1);
+      const fresh = await readTeamView(ivan, port, ivanKeys, readTeamState(ivan));
+      expect(await wrapForNewMembers(port, ivanKeys, stale, fresh)).toBe(2);
+      expect(await wrapForNewMembers(port, ivanKeys, stale, fresh)).toBe(2);
+      expect((await readTeamView(rob, port, robKeys, readTeamState(rob))).capsules.size).toBe(2);
     } finally {
       await port.close();
     }
