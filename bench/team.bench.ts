@@ -11,11 +11,14 @@
  * - publish: N capsules with their candidates sealed for the 6 members, queued (outbox files) and flushed
  *   (`flushOutbox`), and the database's share alone (`putObjects` of the same number of opaque objects and wraps);
  * - review list: a reviewer's verified view of the queue (`readTeamView` warm, from the member's sealed view cache,
- *   as `review list` reads it, + `teamQueue`), second and later runs, over the N candidates published; and the database's share over a 10,000-candidate queue
- *   (every page of `objectsFor` for one member: 20,000 objects of opaque bytes);
- * - approval: one `decideOnTeam` (reads and verifies the view, appends one record) on the N-candidate queue, and
+ *   as `review list` reads it, + `teamQueue`), over the N candidates published, then over 10,000 (the queue grown
+ *   with publications sealed straight to the members: the outbox's envelopes without its files), with the first
+ *   (cold) read beside it; and the database's share of a cold read at 10,000 (every page of `objectsFor` for one
+ *   member: 20,000 objects of opaque bytes);
+ * - approval: one `decideOnTeam` (reads and verifies the view warm, appends one record) on the 10,000-candidate queue, and
  *   the database's share alone (`appendRecord` on the head plus `records` after it).
- * `EVIDENCE_BRIDGE_BENCH_TEAM_CAPSULES` sets N (default 1,000) for a shorter run; the row names say N.
+ * `EVIDENCE_BRIDGE_BENCH_TEAM_CAPSULES` sets N (default 1,000) and `EVIDENCE_BRIDGE_BENCH_TEAM_QUEUE` the large queue
+ * (default 10,000) for a shorter run; the row names say both.
  * Without a PostgreSQL server the group prints one line and returns no rows.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -23,7 +26,9 @@ import { rmSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { PostgresTeamQueue } from "../bridge/team/postgres-queue.js";
 import { parseTeamUrl } from "../bridge/team/database-url.js";
-import { enqueuePublication, flushOutbox } from "../capsules/team/outbox.js";
+import { newObjectId, sealObject } from "../capsules/team/envelope.js";
+import { enqueuePublication, flushOutbox, recipientsOf } from "../capsules/team/outbox.js";
+import { publicationPayload } from "../capsules/team/publication.js";
 import type { TeamObjectIn } from "../capsules/team/queue-port.js";
 import { decideOnTeam, teamQueue } from "../capsules/team/team-review.js";
 import { readTeamState } from "../capsules/team/team-state.js";
@@ -33,7 +38,7 @@ import { makeTeam, teamRoot } from "../test/helpers/team-homes.js";
 import { median, type BenchResult } from "./harness.js";
 
 const N = Number(process.env.EVIDENCE_BRIDGE_BENCH_TEAM_CAPSULES ?? 1000);
-const BIG_QUEUE = 10_000;
+const BIG_QUEUE = Number(process.env.EVIDENCE_BRIDGE_BENCH_TEAM_QUEUE ?? 10_000);
 const HOUR = "2026-11-28T22:00:00Z";
 
 const hex = (n: number) => randomBytes(n).toString("hex");
@@ -106,12 +111,37 @@ export async function benchTeam(): Promise<BenchResult[]> {
     rows.push({
       name: `review list (in process, warm): verified view of a ${N}-candidate team queue`,
       median_ms: median(listTimes),
-      figures: { runs: 3, "ms per 1,000 candidates": (median(listTimes) * 1000) / N },
-      target: "≤ 1000 ms for 10,000",
-      met: (median(listTimes) * BIG_QUEUE) / N <= 1000,
+      figures: { runs: 3 },
     });
 
-    // The database's share of review list at 10,000 candidates (and their 10,000 capsules): every page for one member.
+    // review list at 10,000 candidates: the queue grown with publications sealed straight to the members (the same
+    // envelopes the outbox makes, without its files), then the reviewer's cold read and warm reads.
+    const recipients = recipientsOf(publisher.membership);
+    for (let have = N; have < BIG_QUEUE; ) {
+      const batch: TeamObjectIn[] = [];
+      for (let k = 0; k < 250 && have < BIG_QUEUE; k++, have++) {
+        const capsuleBytes = randomBytes(3000);
+        const capsuleObject = newObjectId();
+        batch.push(sealObject({ id: capsuleObject, kind: "capsule", hour: HOUR, payload: capsuleBytes, author: ivy.keys, recipients }));
+        const payload = publicationPayload({ capsuleObject, capsuleSha256: createHash("sha256").update(capsuleBytes).digest("hex"), candidateBytes: randomBytes(1000), typologyMatchVisible: false });
+        batch.push(sealObject({ id: newObjectId(), kind: "candidate", hour: HOUR, payload, author: ivy.keys, recipients }));
+      }
+      await port.putObjects(batch);
+    }
+    const cold = await timed(async () => teamQueue(await readTeamView(rita.home, port, rita.keys, readTeamState(rita.home))).length);
+    if (cold.value !== BIG_QUEUE) throw new Error(`bench team: the reviewer sees ${cold.value} candidates, expected ${BIG_QUEUE}`);
+    await list();
+    const bigTimes: number[] = [];
+    for (let i = 0; i < 3; i++) bigTimes.push((await timed(list)).ms);
+    rows.push({
+      name: `review list (in process, warm): verified view of a ${BIG_QUEUE}-candidate team queue`,
+      median_ms: median(bigTimes),
+      figures: { runs: 3, "cold read ms": cold.ms },
+      target: "≤ 1000 ms",
+      met: median(bigTimes) <= 1000,
+    });
+
+    // The database's share of a cold read at 10,000 candidates (and their 10,000 capsules): every page for one member.
     const big = await open();
     const me = rita.keys.fingerprint;
     for (let i = 0; i < 2 * BIG_QUEUE; i += 1000) {
@@ -130,10 +160,12 @@ export async function benchTeam(): Promise<BenchResult[]> {
     await readAll();
     const readTimes: number[] = [];
     for (let i = 0; i < 5; i++) readTimes.push((await timed(readAll)).ms);
-    rows.push({ name: `review list, database share: every objectsFor page of a ${BIG_QUEUE}-candidate queue (${2 * BIG_QUEUE} objects, opaque bytes), warm`, median_ms: median(readTimes), figures: { runs: 5 } });
+    rows.push({ name: `review list cold, database share: every objectsFor page of a ${BIG_QUEUE}-candidate queue (${2 * BIG_QUEUE} objects, opaque bytes)`, median_ms: median(readTimes), figures: { runs: 5 } });
 
     // Approval round trip: one decision on the N-candidate queue, by two reviewers in turn.
-    const queue = teamQueue(await readTeamView(rita.home, port, rita.keys, readTeamState(rita.home)));
+    const queue = teamQueue(await readTeamView(rita.home, port, rita.keys, readTeamState(rita.home), "warm"));
+    // Rob's first read of the grown queue is cold; the decisions measured read warm, as a reviewer at work does.
+    await readTeamView(rob.home, port, rob.keys, readTeamState(rob.home), "warm");
     const decideTimes: number[] = [];
     for (let i = 0; i < 6; i++) {
       const who = i % 2 === 0 ? rita : rob;
@@ -141,7 +173,7 @@ export async function benchTeam(): Promise<BenchResult[]> {
       decideTimes.push((await timed(() => decideOnTeam(who.home, port, who.keys, { id, decision: "APPROVED_FOR_RELEASE", reason: "corroborated" }))).ms);
     }
     rows.push({
-      name: `approval round trip on loopback (decideOnTeam: verified view + append), ${N}-candidate queue`,
+      name: `approval round trip on loopback (decideOnTeam: warm verified view + append), ${BIG_QUEUE}-candidate queue`,
       median_ms: median(decideTimes),
       figures: { runs: 6 },
       target: "≤ 50 ms",
