@@ -14,7 +14,11 @@ import { WireTable } from "../../../bridge/mcp/wire-table.js";
 import { PUBLIC_TOOL_NAMES } from "../../../bridge/upstream/pinned-tools.js";
 import { startHostedDouble, type HostedDouble } from "../../double/hosted-server.js";
 import { describeShared } from "../../helpers/shared.js";
-import { configFor, removeTempHomes, startSession, tempHome, type Session } from "./session.js";
+import { configFor, exampleAssessment, removeTempHomes, startSession, tempHome, type Session } from "./session.js";
+import { computeAssessmentId } from "../../../capsules/assessment/assessment-id.js";
+import { pythonJsonText } from "../../../capsules/assessment/json-text.js";
+import { parseStrictJson } from "../../../src/json/parse.js";
+import type { JsonObject } from "../../../src/json/value.js";
 
 afterAll(removeTempHomes);
 
@@ -117,6 +121,36 @@ describe("a public call run by the session, offline", () => {
     } finally {
       await fast.end();
       await sdk.end();
+    }
+  });
+});
+
+/** Example 01 with one handle replaced (ids recomputed), recorded without its message. */
+function assessmentWithHandle(handle: string): string {
+  const doc = parseStrictJson(exampleAssessment("01-mule-account-rental-hinglish")) as JsonObject;
+  ((doc.get("detector") as JsonObject).get("iocs") as JsonObject).set("handles", [handle]);
+  doc.set("assessment_id", computeAssessmentId(doc));
+  return pythonJsonText(doc);
+}
+
+describeShared("a data directory without a store, then with one", () => {
+  test("calls before any store pass; once another process seals a capsule, its values guard the next call", async () => {
+    const d = await startHostedDouble();
+    const home = tempHome();
+    const s = await startSession(configFor({ home, mcpUrl: d.url, baseUrl: d.baseUrl }));
+    try {
+      const before = await s.call("get_signal", { name: "eval-journal" });
+      expect(before.msg.result.isError).toBe(false);
+      const other = await startSession(configFor({ home, mcpUrl: d.url, baseUrl: d.baseUrl }));
+      const rec = await other.call("record_assessment", { assessment: assessmentWithHandle("@eval-journal") });
+      expect(rec.msg.result.structuredContent.stored).toBe(true);
+      await other.end();
+      const after = await s.call("get_signal", { name: "eval-journal" });
+      expect(after.msg.result.structuredContent.status).toBe("refused");
+      expect(after.msg.result.content[0].text).toContain("ioc_value");
+    } finally {
+      await s.end();
+      await d.close();
     }
   });
 });
