@@ -58,13 +58,15 @@ function plainParams(params: unknown): params is Record<string, unknown> | undef
   return !(isPlainObject(params._meta) && params._meta[RELATED_TASK] !== undefined);
 }
 
-/** A public `tools/call` the session runs itself. */
-interface PublicCall {
-  id: RequestId;
-  name: PublicToolName;
-  args: Record<string, unknown>;
-  meta: Record<string, unknown> | undefined;
-  controller: AbortController;
+/** A public `tools/call` the session runs itself (its own class: a queued item is this or a message for the SDK). */
+class PublicCall {
+  readonly controller = new AbortController();
+  constructor(
+    readonly id: RequestId,
+    readonly name: PublicToolName,
+    readonly args: Record<string, unknown>,
+    readonly meta: Record<string, unknown> | undefined,
+  ) {}
 }
 
 /**
@@ -73,11 +75,11 @@ interface PublicCall {
  * member (the SDK's copy of the arguments would make that member the copy's prototype; such a call goes to the
  * SDK). `args` is a copy with the same members in the same order, as the SDK's is.
  */
-function publicCallOf(params: Record<string, unknown> | undefined): Omit<PublicCall, "id" | "controller"> | undefined {
+function publicCallOf(id: RequestId, params: Record<string, unknown> | undefined): PublicCall | undefined {
   if (params === undefined || !isPublicToolName(params.name)) return undefined;
   const a = params.arguments;
   if (a !== undefined && (!isPlainObject(a) || Object.hasOwn(a, "__proto__"))) return undefined;
-  return { name: params.name, args: a === undefined ? {} : { ...a }, meta: params._meta as Record<string, unknown> | undefined };
+  return new PublicCall(id, params.name, a === undefined ? {} : { ...a }, params._meta as Record<string, unknown> | undefined);
 }
 
 export class BridgeSession {
@@ -198,11 +200,10 @@ export class BridgeSession {
         } else if (m.method === "tools/list" && (params?.cursor === undefined || typeof params.cursor === "string")) {
           return this.answer(id, () => this.toolList());
         } else if (m.method === "tools/call" && !this.opts.publicCallsThroughSdk) {
-          const call = publicCallOf(params);
+          const call = publicCallOf(id, params);
           if (call !== undefined) {
-            const controller = new AbortController();
-            this.own.set(idKey(id), controller);
-            return this.dispatch({ ...call, id, controller });
+            this.own.set(idKey(id), call.controller);
+            return this.dispatch(call);
           }
         }
       }
@@ -255,7 +256,7 @@ export class BridgeSession {
   private drain(): void {
     while (this.queue.length > 0 && !this.closed) {
       const item = this.queue[0];
-      if ("controller" in item) {
+      if (item instanceof PublicCall) {
         if (!this.publicDeps) {
           this.publicLoading ??= this.loadPublic().then(
             () => this.drain(),
