@@ -7,8 +7,8 @@
  *   unset as users run), with the bundle's V8 code cache written by an earlier start (docs/startup.md), also with
  *   the cache off (a first start after an install) and for the unbundled tsc output; and the `tools/list` answer
  *   right after the `initialize` answer in the same cold processes (target ≤ 10 ms);
- * - added latency of a proxied call: `list_signals` through the bridge over stdio and made directly to the double
- *   with the upstream client, alternating, the median of the per-pair differences (target ≤ 2 ms);
+ * - added latency of a proxied call: median round trip of `list_signals` through the bridge over stdio, minus the
+ *   median of the same call made directly to the double with the upstream client (target ≤ 2 ms);
  * - 50 concurrent proxied calls: all answered without error;
  * - peak RSS of the serving process after that load (VmHWM; target ≤ 150 MB);
  * - shutdown: stdin end → process exit (the issue: within one second).
@@ -160,34 +160,30 @@ export async function benchMcp(): Promise<BenchResult[]> {
       rows.push({ name: "mcp: cold start, unbundled tsc output (reference)", median_ms: median(coldPlain), figures: { min_ms: Math.min(...coldPlain) } });
     }
 
-    // The same call made directly to the double with the upstream client and through the bridge over stdio, in
-    // alternation, so that both see the same machine (on a loaded one, two blocks of calls measured a minute apart
-    // differed by more than the row); the row is the median of the per-pair differences.
+    // Direct calls to the double with the upstream client.
     const direct = new HostedClient({ mcpUrl: double.url, timeoutMs: 30_000 });
     await direct.discover();
+    const directTimes: number[] = [];
+    for (let i = 0; i < LATENCY_CALLS + 5; i++) {
+      const t0 = performance.now();
+      const o = await direct.callTool("list_signals", {});
+      if (o.kind !== "result") throw new Error(`bench mcp: direct call failed: ${o.kind}`);
+      if (i >= 5) directTimes.push(performance.now() - t0);
+    }
+    direct.close();
+
+    // The same calls through the bridge over stdio.
     const b = new Bridge(bin, ["--home", home, "--mcp-url", double.url, "--timeout-ms", "30000"]);
     await b.initialize();
     await b.request("list", "tools/list", {});
-    const directTimes: number[] = [];
     const viaTimes: number[] = [];
-    const pairs: number[] = [];
     for (let i = 0; i < LATENCY_CALLS + 5; i++) {
-      let t0 = performance.now();
-      const o = await direct.callTool("list_signals", {});
-      const d = performance.now() - t0;
-      if (o.kind !== "result") throw new Error(`bench mcp: direct call failed: ${o.kind}`);
-      t0 = performance.now();
+      const t0 = performance.now();
       const line = await b.request(`c${i}`, "tools/call", { name: "list_signals", arguments: {} });
-      const v = performance.now() - t0;
       if (!line.includes('"result"')) throw new Error("bench mcp: proxied call failed");
-      if (i >= 5) {
-        directTimes.push(d);
-        viaTimes.push(v);
-        pairs.push(v - d);
-      }
+      if (i >= 5) viaTimes.push(performance.now() - t0);
     }
-    direct.close();
-    const added = median(pairs);
+    const added = median(viaTimes) - median(directTimes);
     rows.push({
       name: "mcp: added latency per proxied call (list_signals)",
       median_ms: added,
