@@ -80,6 +80,8 @@ class Node<F extends string> {
   members: Node<F>[] = [];
   names: string[] = [];
   keys: Uint8Array[] = [];
+  /** Each UTF-8 name's whole four-byte words (big-endian), for comparing keys four bytes at a time. */
+  keyWords: Int32Array[] = [];
   /** Where each member's canonical `"name":` bytes lie in the checker's key table: start, end (in pairs). */
   memberKeys: number[] = [];
   /** Member positions in code-point order of the names, and each member's rank in that order. */
@@ -193,6 +195,10 @@ export class ByteShapeChecker<F extends string> {
           n.kind = OBJECT;
           n.names = names;
           n.keys = names.map((name) => utf8.encode(name));
+          n.keyWords = n.keys.map((key) => {
+            const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
+            return Int32Array.from({ length: key.length >> 2 }, (_, w) => view.getInt32(4 * w));
+          });
           for (const name of names) {
             const bytes = utf8.encode(`"${name}":`);
             n.memberKeys.push(table.length, table.length + bytes.length);
@@ -432,6 +438,21 @@ export class ByteShapeChecker<F extends string> {
     return value;
   }
 
+  /**
+   * Whether the key starting at `start` (after its opening quote) is exactly `key` (then a quote follows it);
+   * `words` holds the key's whole four-byte words, compared four bytes at a time.
+   */
+  private keyAt(key: Uint8Array, words: Int32Array, start: number): boolean {
+    const n = key.length;
+    const b = this.b;
+    if (start + n >= this.end) return false;
+    const view = this.view;
+    let j = 0;
+    for (let w = 0; w < words.length; w++, j += 4) if (view.getInt32(start + j) !== words[w]) return false;
+    for (; j < n; j++) if (b[start + j] !== key[j]) return false;
+    return b[start + n] === 0x22;
+  }
+
   /** Bytes [start, end), all ASCII, as a string: a slice of the checked bytes' Latin-1 text. */
   private ascii(start: number, end: number): string {
     this.text ??= latin1(this.b, this.textStart, this.end);
@@ -494,10 +515,11 @@ export class ByteShapeChecker<F extends string> {
         if (b[this.i] !== 0x22) throw BAIL;
         const keyStart = this.i + 1;
         // The expected member first (files keep one member order), compared in place; else every member.
-        let pos = expect < keys.length && keyAt(keys[expect], b, keyStart) ? expect : -1;
+        const words = n.keyWords;
+        let pos = expect < keys.length && this.keyAt(keys[expect], words[expect], keyStart) ? expect : -1;
         if (pos < 0) {
           for (let k = 0; k < keys.length; k++) {
-            if (keyAt(keys[k], b, keyStart)) {
+            if (this.keyAt(keys[k], words[k], keyStart)) {
               pos = k;
               break;
             }
@@ -648,13 +670,6 @@ const latin1: (b: Buffer, start: number, end: number) => string =
   typeof (Buffer.prototype as unknown as { latin1Slice?: unknown }).latin1Slice === "function"
     ? (b, start, end) => (b as unknown as { latin1Slice(start: number, end: number): string }).latin1Slice(start, end)
     : (b, start, end) => b.toString("latin1", start, end);
-
-/** Whether the key starting at `start` (after its opening quote) is exactly `key` (then a quote follows it). */
-function keyAt(key: Uint8Array, b: Uint8Array, start: number): boolean {
-  const n = key.length;
-  for (let j = 0; j < n; j++) if (b[start + j] !== key[j]) return false;
-  return b[start + n] === 0x22;
-}
 
 function sameBytes(bytes: Uint8Array, b: Uint8Array, start: number, n: number): boolean {
   if (bytes.length !== n) return false;

@@ -113,19 +113,36 @@ export function stringRunEnd(b: Uint8Array, i: number): number {
   return n;
 }
 
+/** A DataView of the last byte array scanned by {@link closingQuote} (one per document, not one per string). */
+let viewBytes: Uint8Array | undefined;
+let view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+
 /**
  * Offset of the quote that closes the string opening at `open`, or `b.length` when none does. A quote ends the
- * string unless an odd run of backslashes precedes it. `indexOf` finds quotes natively, several times faster than
- * a byte loop; escapes and control characters are left for the loader.
+ * string unless an odd run of backslashes precedes it. Bytes are read four at a time while none of them is a quote
+ * (an exact word test: a zero byte in `w ^ 0x22222222`), which for the short strings of JSON documents is faster
+ * than a native search per string; escapes and control characters are left for the loader.
  */
 export function closingQuote(b: Uint8Array, open: number): number {
-  let k = open;
+  if (b !== viewBytes) {
+    viewBytes = b;
+    view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  }
+  const n = b.length;
+  const v = view;
+  let k = open + 1;
   for (;;) {
-    k = b.indexOf(0x22, k + 1);
-    if (k === -1) return b.length;
+    while (k + 4 <= n) {
+      const q = v.getInt32(k) ^ 0x22222222;
+      if (((q - 0x01010101) & ~q & 0x80808080) !== 0) break;
+      k += 4;
+    }
+    while (k < n && b[k] !== 0x22) k++;
+    if (k >= n) return n;
     let j = k - 1;
     while (b[j] === 0x5c) j--;
     if (((k - 1 - j) & 1) === 0) return k;
+    k++;
   }
 }
 

@@ -211,18 +211,20 @@ describe("the byte lane agrees with the strict lane", () => {
     if (c === "/" && how === 3) return "\\/";
     return JSON.stringify(c).slice(1, -1);
   };
-  const write = (v: unknown, rnd: () => number, spaced: boolean): string => {
+  // One string in `rate` has some of its characters escaped.
+  const write = (v: unknown, rnd: () => number, spaced: boolean, rate = 0.02): string => {
     const ws = () => (spaced && rnd() < 0.3 ? [" ", "\n", "\t", "\r\n  "][Math.floor(rnd() * 4)] : "");
     if (typeof v === "string") {
+      const escapes = rnd() < rate;
       let out = "";
-      for (const c of v) out += rnd() < 0.15 ? escapeChar(c, Math.floor(rnd() * 4)) : JSON.stringify(c).slice(1, -1);
+      for (const c of v) out += escapes && rnd() < 0.3 ? escapeChar(c, Math.floor(rnd() * 4)) : JSON.stringify(c).slice(1, -1);
       return `"${out}"`;
     }
     if (Array.isArray(v)) return `[${ws()}${v.map((x) => write(x, rnd, spaced)).join(`${ws()},${ws()}`)}${ws()}]`;
     if (v !== null && typeof v === "object") {
       const keys = Object.keys(v);
       if (rnd() < 0.3) keys.sort(() => rnd() - 0.5);
-      return `{${ws()}${keys.map((k) => `${write(k, rnd, spaced)}${ws()}:${ws()}${write((v as Obj)[k], rnd, spaced)}`).join(`${ws()},${ws()}`)}${ws()}}`;
+      return `{${ws()}${keys.map((k) => `${write(k, rnd, spaced, 0.005)}${ws()}:${ws()}${write((v as Obj)[k], rnd, spaced)}`).join(`${ws()},${ws()}`)}${ws()}}`;
     }
     return JSON.stringify(v);
   };
