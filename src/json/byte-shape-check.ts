@@ -29,6 +29,7 @@
  * objects, a member order rule) is refused when the checker is built.
  */
 import { arrayProblems } from "./shape-check.js";
+import { canonicalStringEnd, NumberToken, skipWhitespace, type StringFacts } from "./tokenizer.js";
 import { compareCodePoints } from "./value.js";
 import type { ArrayShape, BoolShape, IntShape, ObjectShape, Shape, ShapeDialect, StringShape } from "./shape.js";
 
@@ -127,6 +128,8 @@ export class ByteShapeChecker<F extends string> {
   private textStart = 0;
   private i = 0;
   private end = 0;
+  private readonly num = new NumberToken();
+  private readonly stringFacts: StringFacts = { escaped: false, ascii: true };
   /** Something in the container being read is not canonical (whitespace, member order, a non-canonical child). */
   private dirty = false;
   private tape = new Int32Array(1024);
@@ -271,14 +274,11 @@ export class ByteShapeChecker<F extends string> {
 
   /** Skips JSON whitespace; any makes the container being read non-canonical. */
   private ws(): void {
-    const b = this.b;
-    let i = this.i;
-    let c = b[i];
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
-    do c = b[++i];
-    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09);
-    this.dirty = true;
-    this.i = i;
+    const i = skipWhitespace(this.b, this.i);
+    if (i !== this.i) {
+      this.dirty = true;
+      this.i = i;
+    }
   }
 
   /** Appends a tape entry for a value starting at `start`; returns its offset. */
@@ -348,22 +348,13 @@ export class ByteShapeChecker<F extends string> {
   /** An integer token of at most 15 digits (a safe integer), not `-0`, with no fraction or exponent. */
   private integer(): number {
     const b = this.b;
-    let i = this.i;
-    const negative = b[i] === 0x2d;
-    if (negative) i++;
-    const first = i;
+    const num = this.num;
+    if (!num.scan(b, this.i) || num.isFloat || num.end > this.end || num.intDigits > 15) throw BAIL;
+    const negative = num.intStart > this.i;
+    if (negative && b[num.intStart] === 0x30) throw BAIL;
     let v = 0;
-    while (i < this.end) {
-      const d = b[i] - 0x30;
-      if (d < 0 || d > 9) break;
-      v = v * 10 + d;
-      i++;
-    }
-    const digits = i - first;
-    if (digits === 0 || digits > 15 || (b[first] === 0x30 && (digits > 1 || negative))) throw BAIL;
-    const next = b[i];
-    if (next === 0x2e || next === 0x65 || next === 0x45) throw BAIL;
-    this.i = i;
+    for (let k = num.intStart; k < num.end; k++) v = v * 10 + (b[k] - 0x30);
+    this.i = num.end;
     return negative ? -v : v;
   }
 
@@ -371,47 +362,10 @@ export class ByteShapeChecker<F extends string> {
     const b = this.b;
     const start = this.i;
     if (b[start] !== 0x22) throw BAIL;
-    const end = this.end;
-    let i = start + 1;
-    let escaped = false;
-    let high = 0;
-    const view = this.view;
-    for (;;) {
-      // Four bytes at a time while none is a quote, a backslash or a control character (exact word tests: a zero
-      // byte of w ^ 0x22222222, of w ^ 0x5c5c5c5c, or a byte of w below 0x20).
-      while (i + 4 <= end) {
-        const w = view.getInt32(i);
-        const q = w ^ 0x22222222;
-        const s = w ^ 0x5c5c5c5c;
-        if ((((q - 0x01010101) & ~q) | ((s - 0x01010101) & ~s) | ((w - 0x20202020) & ~w)) & 0x80808080) break;
-        high |= w;
-        i += 4;
-      }
-      if (i >= end) throw BAIL;
-      const c = b[i];
-      if (c === 0x22) break;
-      if (c === 0x5c) {
-        escaped = true;
-        const e = b[i + 1];
-        if (e === 0x22 || e === 0x5c || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
-          i += 2;
-          continue;
-        }
-        // `\u00xx` of a control character without a short escape, in lowercase hex.
-        if (e !== 0x75 || b[i + 2] !== 0x30 || b[i + 3] !== 0x30) throw BAIL;
-        const h = b[i + 4];
-        const l = b[i + 5];
-        const low = l >= 0x30 && l <= 0x39 ? l - 0x30 : l >= 0x61 && l <= 0x66 ? l - 0x57 : -1;
-        if ((h !== 0x30 && h !== 0x31) || low < 0) throw BAIL;
-        const unit = (h - 0x30) * 16 + low;
-        if (unit === 0x08 || unit === 0x09 || unit === 0x0a || unit === 0x0c || unit === 0x0d) throw BAIL;
-        i += 6;
-        continue;
-      }
-      if (c < 0x20) throw BAIL;
-      high |= c;
-      i++;
-    }
+    const facts = this.stringFacts;
+    const i = canonicalStringEnd(b, this.view, start, this.end, facts);
+    if (i < 0) throw BAIL;
+    const escaped = facts.escaped;
     const from = start + 1;
     let value: string | undefined;
     const vocabulary = n.vocabulary;
@@ -429,7 +383,7 @@ export class ByteShapeChecker<F extends string> {
       const rule = n.rule;
       if (rule === RULE_NON_EMPTY && i === from) throw BAIL;
       if (rule === RULE_DIALECT || n.decode) {
-        value = escaped ? (JSON.parse(b.toString("utf8", start, i + 1)) as string) : (high & 0x80808080) === 0 ? this.ascii(from, i) : b.toString("utf8", from, i);
+        value = escaped ? (JSON.parse(b.toString("utf8", start, i + 1)) as string) : facts.ascii ? this.ascii(from, i) : b.toString("utf8", from, i);
         if (rule === RULE_DIALECT && this.dialect.string(n.shape as StringShape<F>, value) !== undefined) throw BAIL;
       }
     }
