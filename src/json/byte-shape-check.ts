@@ -24,6 +24,9 @@
  * decoded only where they were needed (a dialect check, a unique list) or the member is named in `keep`, and are
  * undefined elsewhere. The canonical text comes from the bytes.
  *
+ * Why one file of over 400 lines: the reader and the writer share the compiled shape nodes and the tape of what was
+ * read (offsets only the reader can fill and only the writer reads); apart, each would have to expose both.
+ *
  * Supported shapes: strings, booleans, integers, nullable, arrays (with `unique: "value"`) and objects of at most
  * 30 members, none optional, whose names need no escape; anything else (floats, tuples, records, rules, all-or-none
  * objects, a member order rule) is refused when the checker is built.
