@@ -59,7 +59,9 @@ describe("the leak guard run around every test file", () => {
       const before = stateSnapshot();
       const undo = change();
       try {
-        expect(changedState(before, stateSnapshot())).toEqual([name]);
+        const changed = changedState(before, stateSnapshot());
+        expect(changed).toContain(name);
+        expect(changed.length, changed.join("; ")).toBeLessThanOrEqual(2);
       } finally {
         undo();
       }

@@ -3,14 +3,19 @@
  * file must leave the process as it found it. `checkNoLeakedState()`, called from the setup file before every test
  * file, records the process-wide state a test could change and, after the file's own hooks, fails the file naming
  * what it left changed: the environment, the working directory, the umask, patched globals and stream writers,
- * process listeners, and modules mocked through vitest. No test then depends on which files ran before it in its
- * worker; test/vitest-isolation.test.ts checks that this guard fails a leaking file.
+ * and process listeners. No test then depends on which files ran before it in its worker. Mocked modules are kept
+ * out of shared workers by test/vitest-isolation.test.ts, which also checks that this guard sees each change.
  */
 import net from "node:net";
 import { afterAll } from "vitest";
 
-/** Globals a library creates once, on first use, for the life of the process (not state a test leaves behind). */
-const LAZY_LIBRARY_GLOBALS = new Set(["__zod_globalRegistry"]);
+/**
+ * What a library sets up once, when first loaded or used, for the life of the process (not state a test leaves
+ * behind): zod's registry, the config of the zod bundled in playwright-core, and the exit handler of `tmp` (loaded
+ * by @anthropic-ai/mcpb), which removes its own temporary files.
+ */
+const LAZY_LIBRARY_GLOBALS = new Set(["__zod_globalRegistry", "__zod_globalConfig"]);
+const isLazyLibraryListener = (f: Function) => f.name === "_exit" && String(f).includes("_garbageCollector()");
 
 /** A description of each piece of state a test may change only if it puts it back. */
 export function stateSnapshot(): Map<string, unknown> {
@@ -31,7 +36,9 @@ export function stateSnapshot(): Map<string, unknown> {
   s.set("Math.random", Math.random);
   s.set("setTimeout", globalThis.setTimeout);
   for (const ev of ["exit", "uncaughtException", "unhandledRejection", "SIGINT", "SIGTERM", "warning"] as const) {
-    s.set(`process listeners '${ev}'`, process.listenerCount(ev));
+    const own = process.listeners(ev).filter((f) => !isLazyLibraryListener(f));
+    s.set(`process listeners '${ev}'`, own.length);
+    own.forEach((f, i) => s.set(`process listener '${ev}' #${i}`, f));
   }
   return s;
 }
