@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ISOLATED_FILES } from "../vitest.config.js";
+import { ISOLATED_FILES, LONG_FILES } from "../vitest.config.js";
 import { changedState, stateSnapshot } from "./helpers/leak-guard.js";
 import { repoRoot } from "./helpers/shared.js";
 
@@ -25,8 +25,9 @@ const MODULE_GRAPH_CALLS = /\bvi\s*\.\s*(mock|doMock|unmock|doUnmock|resetModule
 describe("test files that share a worker", () => {
   const all = testFiles(join(repoRoot, "test"));
 
-  it("list every isolated file that exists, and only those", () => {
+  it("list every isolated file that exists, and only those; the long files started first exist too", () => {
     for (const f of ISOLATED_FILES) expect(all, f).toContain(f);
+    for (const f of LONG_FILES) expect(all, f).toContain(f);
   });
 
   it("never replace a module or stub a global through vitest (those files are listed in ISOLATED_FILES)", () => {

@@ -6,6 +6,7 @@
  * and process listeners. No test then depends on which files ran before it in its worker. Mocked modules are kept
  * out of shared workers by test/vitest-isolation.test.ts, which also checks that this guard sees each change.
  */
+import type { EventEmitter } from "node:events";
 import net from "node:net";
 import { afterAll } from "vitest";
 
@@ -36,7 +37,7 @@ export function stateSnapshot(): Map<string, unknown> {
   s.set("Math.random", Math.random);
   s.set("setTimeout", globalThis.setTimeout);
   for (const ev of ["exit", "uncaughtException", "unhandledRejection", "SIGINT", "SIGTERM", "warning"] as const) {
-    const own = process.listeners(ev).filter((f) => !isLazyLibraryListener(f));
+    const own = (process as EventEmitter).listeners(ev).filter((f) => !isLazyLibraryListener(f));
     s.set(`process listeners '${ev}'`, own.length);
     own.forEach((f, i) => s.set(`process listener '${ev}' #${i}`, f));
   }
