@@ -79,6 +79,14 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
 }
 
+/** Refuses what must never be sealed: anything but a pipeline value, a malformed id, an oversized capsule. */
+export function checkStorable(item: StorableCapsule): void {
+  // The pipeline's values are the proof that the bytes are the capsule `id` names: only they are sealed.
+  if (!(item instanceof BuiltCapsule || item instanceof LoadedCapsule)) throw new TypeError("putCapsule takes a built or opened capsule (capsules/pipeline)");
+  checkId(item.id, "content_sha256");
+  if (item.bytes.length > CAPSULE_MAX_BYTES) throw new StoreError("too-large", `capsule ${item.id} exceeds the v1 byte limit`);
+}
+
 export class SealedStore {
   readonly home: string;
   readonly layout: StoreLayout;
@@ -109,14 +117,8 @@ export class SealedStore {
 
   /** Seals several capsules with one directory sync. Stops at the first conflict (earlier ones stay stored). */
   putCapsules(items: readonly StorableCapsule[]): PutResult[] {
-    for (const item of items) {
-      // The pipeline's values are the proof that the bytes are the capsule `id` names: only they are sealed.
-      if (!(item instanceof BuiltCapsule || item instanceof LoadedCapsule)) throw new TypeError("putCapsule takes a built or opened capsule (capsules/pipeline)");
-      checkId(item.id, "content_sha256");
-      if (item.bytes.length > CAPSULE_MAX_BYTES) throw new StoreError("too-large", `capsule ${item.id} exceeds the v1 byte limit`);
-    }
-    this.ensureDirs(this.layout.capsules);
-    this.assertSealingKey();
+    for (const item of items) checkStorable(item);
+    this.prepareCapsuleDir();
     const dir = this.layout.capsules;
     const results: PutResult[] = [];
     const temps: string[] = [];
@@ -147,6 +149,12 @@ export class SealedStore {
       // The capsules are stored; a derivation the cache lacks is derived again when read.
     }
     return results;
+  }
+
+  /** Creates the capsule directory when absent and checks the sealing key (before any capsule is sealed). */
+  prepareCapsuleDir(): void {
+    this.ensureDirs(this.layout.capsules);
+    this.assertSealingKey();
   }
 
   /** The exact capsule file bytes stored under `id`, authenticated and checked against the id. */
