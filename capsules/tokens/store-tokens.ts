@@ -79,7 +79,7 @@ export interface TokenExport {
 }
 
 /**
- * The store's token file under `key`, guarded (the tokens themselves exempt, everything else searched); throws
+ * The store's token file under `key`, guarded (the tokens and the generation time exempt, everything else searched); throws
  * {@link TokenFileError} on a guard hit. The guard is the one
  * over every stored capsule's private values, narrowed to the values that may occur in the file (outward-guard.ts
  * `narrowed`: the same verdict on the file as the full guard, without indexing every value of the store).
@@ -99,15 +99,18 @@ export function exportStoreTokens(store: SealedStore | undefined, key: GroupKey,
   }
   const file: TokenFile = { keyId: key.keyId, generatedAt: Math.floor(now.getTime() / 1000), tokens };
   const bytes = tokenFileBytes(file);
-  // The tokens are the file's public content by construction (keyed HMACs, each checked to be 64 lowercase hex
-  // digits by tokenFileBytes): not searched, since a hex digest holds digit runs that a phone number's local digits
-  // match by chance once a store has a few hundred phones. Everything else of the file is searched.
+  // Two parts of the file are public by construction and not searched: the tokens (keyed HMACs, each checked to be
+  // 64 lowercase hex digits by tokenFileBytes) and the generation time (the clock). A hex digest holds digit runs,
+  // and a 10-digit time is one, that a phone number's digits match by chance once a store holds a few hundred phones
+  // (the file of a 1,000-capsule store was refused). Everything else of the file is searched: the same bytes with
+  // the time written as 0, the tokens taken out.
   const isToken = (s: string) => s.length === 64 && [...tokens.values()].some((set) => set.has(s));
-  const text = new TextDecoder().decode(bytes);
+  const searchedBytes = tokenFileBytes({ ...file, generatedAt: 0 });
+  const text = new TextDecoder().decode(searchedBytes);
   const searched = text.replace(/"([0-9a-f]{64})"/g, (whole, t: string) => (isToken(t) ? '" "' : whole));
-  // What guardExport searches: the file's text without the tokens and its parsed value without them.
+  // What guardExport searches: the text without the tokens and the parsed value without them.
   const guard = OutwardGuard.narrowed(groups, [searched, JSON.parse(text) as unknown], { isPublic: isToken });
-  const reason = guardExport(bytes, guard, { json: true, what: "the token file", isPublicString: isToken });
+  const reason = guardExport(searchedBytes, guard, { json: true, what: "the token file", isPublicString: isToken });
   if (reason !== undefined) throw new TokenFileError(`refused, nothing was written: ${reason}`);
   const counts: Partial<Record<IocKind, number>> = {};
   for (const [k, s] of tokens) counts[k] = s.size;
