@@ -105,10 +105,19 @@ function repeat(args: string[], scratch: string, runs: number, warmup: number, b
 }
 
 /** The guard per proxied call over the store in `home`, measured in a fresh child process (its own peak RSS). */
-function guardInChild(home: string): Promise<{ buildMs: number; perCallMs: number; rssMb: number; values: number }> {
+interface GuardFigures {
+  buildMs: number;
+  perCallMs: number;
+  /** CPU time (user + system) per call: what the wall time would be on an idle machine. */
+  cpuPerCallMs: number;
+  rssMb: number;
+  values: number;
+}
+
+function guardInChild(home: string): Promise<GuardFigures> {
   return new Promise((resolve, reject) => {
     const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG, home], { stdio: ["ignore", "ignore", "inherit", "ipc"], env: userEnv() });
-    child.once("message", (m) => resolve(m as { buildMs: number; perCallMs: number; rssMb: number; values: number }));
+    child.once("message", (m) => resolve(m as GuardFigures));
     child.once("error", reject);
     child.once("exit", (code) => (code === 0 ? undefined : reject(new Error(`bench scale: the guard child exited ${code}`))));
   });
@@ -124,9 +133,11 @@ async function guardChild(home: string): Promise<void> {
   if (!first.ok) throw new Error(first.reason);
   const calls = 2000;
   const times: number[] = [];
+  const cpuTimes: number[] = [];
   let n = 0;
   for (let run = -1; run < 7; run++) {
     const t = performance.now();
+    const c = process.cpuUsage();
     for (let k = 0; k < calls / 8; k++) {
       const [args, meta] = CALLS[n++ % CALLS.length];
       const a = { ...args, ...(args.limit !== undefined ? { limit: 1 + (n % 25) } : {}) };
@@ -135,9 +146,13 @@ async function guardChild(home: string): Promise<void> {
       if (!ready.ok) throw new Error(ready.reason);
       if (!egress.guard.checkCall(a, meta, JSON.stringify(a)).ok) throw new Error("bench scale: a legitimate call was refused");
     }
-    if (run >= 0) times.push((performance.now() - t) / (calls / 8));
+    if (run >= 0) {
+      times.push((performance.now() - t) / (calls / 8));
+      const used = process.cpuUsage(c);
+      cpuTimes.push((used.user + used.system) / 1000 / (calls / 8));
+    }
   }
-  process.send?.({ buildMs, perCallMs: median(times), rssMb: peakRssMb(), values: egress.guard.size }, () => process.exit(0));
+  process.send?.({ buildMs, perCallMs: median(times), cpuPerCallMs: median(cpuTimes), rssMb: peakRssMb(), values: egress.guard.size }, () => process.exit(0));
 }
 
 if (process.argv[2] === CHILD_FLAG) await guardChild(process.argv[3]);
@@ -153,12 +168,17 @@ export async function benchScale(): Promise<BenchResult[]> {
   const rows: BenchResult[] = [];
   const perCapsule = new Map<string, number>(); // row kind → (ms over floor) per capsule at the smallest size
   const log = (line: string) => process.stderr.write(`${line}\n`);
+  // Each row also goes to stderr as soon as it is made: the 100,000 rows take long on a loaded machine.
+  const add = (row: BenchResult) => {
+    rows.push(row);
+    log(`bench scale: ${JSON.stringify(row)}`);
+  };
   try {
     for (const n of sizes) {
       const s = await scaleStore(n, packFile, log);
       const tag = `scale ${fmtN(n)}:`;
       const g = s.generation;
-      rows.push({
+      add({
         name: `${tag} generate the store (${g.workers} worker${g.workers === 1 ? "" : "s"}, batch path)${s.reused ? `, cached from ${g.at.slice(0, 16)}Z` : ""}`,
         median_ms: g.wallMs,
         figures: { "ms/capsule": r3(g.wallMs / n), "CPU s": r1(g.cpuMs / 1000), "× target": r3(g.wallMs / n / GENERATE_MS_PER_CAPSULE), "load 1m": g.load1 },
@@ -202,27 +222,28 @@ export async function benchScale(): Promise<BenchResult[]> {
 
       const index = join(root, "rows.sealed");
       const listCold = repeat([...home, "capsule", "list", "--json"], scratch, 1, 0, () => rmSync(index, { force: true }));
-      rows.push(processRow("capsule list --json, cold (row index rebuilt from every capsule)", listCold));
-      rows.push(processRow("capsule list --json, warm (sealed row index)", repeat([...home, "capsule", "list", "--json"], scratch, runs, 0)));
+      add(processRow("capsule list --json, cold (row index rebuilt from every capsule)", listCold));
+      add(processRow("capsule list --json, warm (sealed row index)", repeat([...home, "capsule", "list", "--json"], scratch, runs, 0)));
 
       const feedCold = repeat([...home, "feed"], scratch, n >= 100_000 ? 1 : 2, 0, dropCache);
-      rows.push(processRow("feed, cold (no derivation cache: every capsule derived, cache written)", feedCold));
+      add(processRow("feed, cold (no derivation cache: every capsule derived, cache written)", feedCold));
       const feedWarm = repeat([...home, "feed"], scratch, runs, 0);
-      rows.push(processRow("feed, warm (sealed derivation cache)", feedWarm, {}, linear("feed warm", feedWarm)));
+      add(processRow("feed, warm (sealed derivation cache)", feedWarm, {}, linear("feed warm", feedWarm)));
       const reviewList = repeat([...home, "review", "list"], scratch, runs, 0);
-      rows.push(processRow("review list, warm cache", reviewList, {}, linear("review list", reviewList)));
+      add(processRow("review list, warm cache", reviewList, {}, linear("review list", reviewList)));
       const out = () => join(scratch, `export-${Math.random().toString(16).slice(2)}.jsonl`);
       const exp = repeat([...home, "review", "export", "--out", out()], scratch, 1, 0);
       const exp2 = runs > 1 ? repeat([...home, "review", "export", "--out", out()], scratch, 1, 0) : undefined;
-      rows.push(processRow(`review export of ${APPROVED} approved, warm cache`, exp2 && exp2.ms < exp.ms ? exp2 : exp));
+      add(processRow(`review export of ${APPROVED} approved, warm cache`, exp2 && exp2.ms < exp.ms ? exp2 : exp));
       const tokens = repeat([...home, "tokens", "export", "--group", GROUP, "--out", out()], scratch, 1, 0);
-      rows.push(processRow("tokens export (every IOC value keyed, guarded)", tokens));
+      add(processRow("tokens export (every IOC value keyed, guarded)", tokens));
 
       const guard = await guardInChild(s.home);
-      rows.push({
+      add({
         name: `${tag} outward guard per proxied call (MCP store guard: refresh + checkCall)`,
         median_ms: guard.perCallMs,
         figures: {
+          "CPU ms/call": r3(guard.cpuPerCallMs),
           "× target": r3(guard.perCallMs / GUARD_CALL_MS),
           "first refresh ms (reads every capsule)": Math.round(guard.buildMs),
           "guarded values": guard.values,
@@ -234,7 +255,7 @@ export async function benchScale(): Promise<BenchResult[]> {
         met: guard.perCallMs <= GUARD_CALL_MS && (n < 100_000 || guard.rssMb <= RSS_MB),
       });
       const disk = diskUse(join(s.home, "store"));
-      rows.push({
+      add({
         name: `${tag} disk use of store/ (capsules, receipts, row index, derivation cache)`,
         median_ms: 0,
         figures: { "MB on disk": r1(disk.blocks / 1e6), "MB apparent": r1(disk.apparent / 1e6), "KB/capsule on disk": r1(disk.blocks / n / 1000), files: disk.files },
