@@ -8,6 +8,9 @@
  * (scale-store.ts, cached between runs). Every process row carries the child's own CPU time and peak RSS (a preload,
  * rss-on-exit.ts, reports them as the child exits), its floor (`node -e 0`) and the 1-minute load.
  *
+ * `EVIDENCE_BRIDGE_BENCH_SCALE_ROWS=list,guard,feed` runs only the named rows ({@link ROW_KEYS}; a warm row needs the
+ * derivation cache a cold feed, or an earlier run, left in the cached store).
+ *
  * Targets: generating ≤ 1.8 ms per capsule (3 minutes for 100,000); warm feed and review list growing no faster than
  * linearly (time over the floor per capsule ≤ 1.25× that of the smallest size measured in the same run: the margin is
  * for the shared machine's noise); the guard per proxied call ≤ 0.5 ms; peak RSS ≤ 200 MB at 100,000 (every process).
@@ -34,6 +37,18 @@ const GUARD_CALL_MS = 0.5;
 const RSS_MB = 200;
 const LINEAR_MARGIN = 1.25;
 const CHILD_FLAG = "--scale-guard-child";
+export const ROWS_ENV = "EVIDENCE_BRIDGE_BENCH_SCALE_ROWS";
+/** The rows, in the order they run (the guard reads no cache, so it runs before the cold feed drops it). */
+export const ROW_KEYS = ["list-cold", "list", "guard", "feed-cold", "feed", "review-list", "review-export", "tokens", "disk"] as const;
+
+/** Whether row `key` runs: every row, or those the env var lists (the warm rows need a derivation cache). */
+function wanted(key: (typeof ROW_KEYS)[number], text = process.env[ROWS_ENV]): boolean {
+  if (text === undefined || text.trim() === "") return true;
+  const keys = text.split(",").map((k) => k.trim());
+  const unknown = keys.filter((k) => !(ROW_KEYS as readonly string[]).includes(k));
+  if (unknown.length > 0) throw new Error(`${ROWS_ENV}: unknown row(s) ${unknown.join(", ")}; known: ${ROW_KEYS.join(", ")}`);
+  return keys.includes(key);
+}
 
 /** The sizes to measure: the env var's comma-separated list, else all three. */
 export function scaleSizes(text = process.env[SIZES_ENV]): number[] {
@@ -220,46 +235,62 @@ export async function benchScale(): Promise<BenchResult[]> {
         return { text: `≤ linear (per capsule ≤ ${LINEAR_MARGIN}× the ${fmtN(sizes[0])} row's)`, ratio: per / first / LINEAR_MARGIN };
       };
 
-      const index = join(root, "rows.sealed");
-      const listCold = repeat([...home, "capsule", "list", "--json"], scratch, 1, 0, () => rmSync(index, { force: true }));
-      add(processRow("capsule list --json, cold (row index rebuilt from every capsule)", listCold));
-      add(processRow("capsule list --json, warm (sealed row index)", repeat([...home, "capsule", "list", "--json"], scratch, runs, 0)));
-
-      const feedCold = repeat([...home, "feed"], scratch, n >= 100_000 ? 1 : 2, 0, dropCache);
-      add(processRow("feed, cold (no derivation cache: every capsule derived, cache written)", feedCold));
-      const feedWarm = repeat([...home, "feed"], scratch, runs, 0);
-      add(processRow("feed, warm (sealed derivation cache)", feedWarm, {}, linear("feed warm", feedWarm)));
-      const reviewList = repeat([...home, "review", "list"], scratch, runs, 0);
-      add(processRow("review list, warm cache", reviewList, {}, linear("review list", reviewList)));
       const out = () => join(scratch, `export-${Math.random().toString(16).slice(2)}.jsonl`);
-      const exp = repeat([...home, "review", "export", "--out", out()], scratch, 1, 0);
-      const exp2 = runs > 1 ? repeat([...home, "review", "export", "--out", out()], scratch, 1, 0) : undefined;
-      add(processRow(`review export of ${APPROVED} approved, warm cache`, exp2 && exp2.ms < exp.ms ? exp2 : exp));
-      const tokens = repeat([...home, "tokens", "export", "--group", GROUP, "--out", out()], scratch, 1, 0);
-      add(processRow("tokens export (every IOC value keyed, guarded)", tokens));
-
-      const guard = await guardInChild(s.home);
-      add({
-        name: `${tag} outward guard per proxied call (MCP store guard: refresh + checkCall)`,
-        median_ms: guard.perCallMs,
-        figures: {
-          "CPU ms/call": r3(guard.cpuPerCallMs),
-          "× target": r3(guard.perCallMs / GUARD_CALL_MS),
-          "first refresh ms (reads every capsule)": Math.round(guard.buildMs),
-          "guarded values": guard.values,
-          "peak RSS MB": guard.rssMb,
-          ...(n >= 100_000 ? { "RSS × target": r3(guard.rssMb / RSS_MB) } : {}),
-          "load 1m": load1(),
-        },
-        target: `≤ ${GUARD_CALL_MS} ms${n >= 100_000 ? `; RSS ≤ ${RSS_MB} MB` : ""}`,
-        met: guard.perCallMs <= GUARD_CALL_MS && (n < 100_000 || guard.rssMb <= RSS_MB),
-      });
-      const disk = diskUse(join(s.home, "store"));
-      add({
-        name: `${tag} disk use of store/ (capsules, receipts, row index, derivation cache)`,
-        median_ms: 0,
-        figures: { "MB on disk": r1(disk.blocks / 1e6), "MB apparent": r1(disk.apparent / 1e6), "KB/capsule on disk": r1(disk.blocks / n / 1000), files: disk.files },
-      });
+      if (wanted("list-cold")) {
+        const index = join(root, "rows.sealed");
+        const listCold = repeat([...home, "capsule", "list", "--json"], scratch, 1, 0, () => rmSync(index, { force: true }));
+        add(processRow("capsule list --json, cold (row index rebuilt from every capsule)", listCold));
+      }
+      if (wanted("list")) {
+        add(processRow("capsule list --json, warm (sealed row index)", repeat([...home, "capsule", "list", "--json"], scratch, runs, 0)));
+      }
+      if (wanted("guard")) {
+        const guard = await guardInChild(s.home);
+        add({
+          name: `${tag} outward guard per proxied call (MCP store guard: refresh + checkCall)`,
+          median_ms: guard.perCallMs,
+          figures: {
+            "CPU ms/call": r3(guard.cpuPerCallMs),
+            "× target": r3(guard.perCallMs / GUARD_CALL_MS),
+            "first refresh ms (reads every capsule)": Math.round(guard.buildMs),
+            "guarded values": guard.values,
+            "peak RSS MB": guard.rssMb,
+            ...(n >= 100_000 ? { "RSS × target": r3(guard.rssMb / RSS_MB) } : {}),
+            "load 1m": load1(),
+          },
+          target: `≤ ${GUARD_CALL_MS} ms${n >= 100_000 ? `; RSS ≤ ${RSS_MB} MB` : ""}`,
+          met: guard.perCallMs <= GUARD_CALL_MS && (n < 100_000 || guard.rssMb <= RSS_MB),
+        });
+      }
+      if (wanted("feed-cold")) {
+        const feedCold = repeat([...home, "feed"], scratch, n >= 100_000 ? 1 : 2, 0, dropCache);
+        add(processRow("feed, cold (no derivation cache: every capsule derived, cache written)", feedCold));
+      }
+      if (wanted("feed")) {
+        const feedWarm = repeat([...home, "feed"], scratch, runs, 0);
+        add(processRow("feed, warm (sealed derivation cache)", feedWarm, {}, linear("feed warm", feedWarm)));
+      }
+      if (wanted("review-list")) {
+        const reviewList = repeat([...home, "review", "list"], scratch, runs, 0);
+        add(processRow("review list, warm cache", reviewList, {}, linear("review list", reviewList)));
+      }
+      if (wanted("review-export")) {
+        const exp = repeat([...home, "review", "export", "--out", out()], scratch, 1, 0);
+        const exp2 = runs > 1 ? repeat([...home, "review", "export", "--out", out()], scratch, 1, 0) : undefined;
+        add(processRow(`review export of ${APPROVED} approved, warm cache`, exp2 && exp2.ms < exp.ms ? exp2 : exp));
+      }
+      if (wanted("tokens")) {
+        const tokens = repeat([...home, "tokens", "export", "--group", GROUP, "--out", out()], scratch, 1, 0);
+        add(processRow("tokens export (every IOC value keyed, guarded)", tokens));
+      }
+      if (wanted("disk")) {
+        const disk = diskUse(join(s.home, "store"));
+        add({
+          name: `${tag} disk use of store/ (capsules, receipts, row index, derivation cache)`,
+          median_ms: 0,
+          figures: { "MB on disk": r1(disk.blocks / 1e6), "MB apparent": r1(disk.apparent / 1e6), "KB/capsule on disk": r1(disk.blocks / n / 1000), files: disk.files },
+        });
+      }
       log(`bench scale: ${fmtN(n)} done`);
     }
     return rows;
