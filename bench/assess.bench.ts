@@ -2,7 +2,7 @@
  * `assess` benchmarks (product.md §11): `assess_message`'s core in process for a 4 KB message (derive the assessment
  * with IOC extraction and the pack match, self-check it with our intake, build + verify the capsule, seal it;
  * target ≤ 20 ms), and the one-shot `capsule assess` process next to the one-shot `capsule build` (target: within
- * the build figure + 10 ms).
+ * the build figure + 45 ms, issue 33: the extraction libraries' cold start is accepted).
  *
  * The reference for the one-shot target is `capsule build` of a new assessment each run (a ~5 KB assessment
  * derived here from another synthetic message), so both commands seal a new capsule; the two are measured in turn
@@ -95,7 +95,7 @@ export async function benchAssess(): Promise<BenchResult[]> {
       const buildSame = await measure(() => cli(["capsule", "build"], typical, "capsule build"), { runs: RUNS, warmup: WARMUP });
       const size = `${(fresh[0].length / 1024).toFixed(1)} KB`;
       rows.push({ name: `capsule build one-shot process (new ${size} assessment each run, sealed; measured in turn with the next row)`, median_ms: build });
-      rows.push({ ...atMost(`capsule assess one-shot process (${kb} message, sealed)`, assess, build + 10, { "over build ms": assess - build }), target: "≤ build + 10 ms" });
+      rows.push({ ...atMost(`capsule assess one-shot process (${kb} message, sealed)`, assess, build + 45, { "over build ms": assess - build }), target: "≤ build + 45 ms" });
       rows.push({ name: "capsule build one-shot process (the same bridge example each run: already recorded, nothing sealed)", median_ms: buildSame });
 
       // A floor for the assess row's gap: extraction alone in a one-shot process, over the same process without it.
@@ -123,7 +123,7 @@ export async function benchAssess(): Promise<BenchResult[]> {
           "the two libraries alone, over without ms": librariesOnly - bare,
           "libphonenumber-js alone, over without ms": phonesOnly - bare,
           "linkify-it alone, over without ms": linkifyOnly - bare,
-          "budget for extraction (build + 10 - assess without extraction) ms": build + 10 - (assess - (extracting - bare)),
+          "budget for extraction (build + 45 - assess without extraction) ms": build + 45 - (assess - (extracting - bare)),
         },
       });
     } else {

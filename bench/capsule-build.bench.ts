@@ -8,6 +8,10 @@
  * temporaries; the directory's open, fsync, close; two stats for the private directories. The three syncs
  * (2 fdatasync + 1 directory fsync) are what make a stored capsule durable and dominate the time.
  *
+ * Issue 33 rows: the one-shot --no-store build against the reference Python bridge (target ≤ 0.6×; needs
+ * EVIDENCE_BRIDGE_REFERENCE_BRIDGE, see {@link referenceBridge}) and sealing into a fresh data directory over
+ * --no-store (target ≤ 15 ms; docs/store.md "Syncs" says where it goes).
+ *
  * Reads the bridge examples and the intelligence pack from ../shared/data in place; a missing ../shared skips.
  */
 import { spawnSync } from "node:child_process";
@@ -20,7 +24,7 @@ import { buildFromIntake } from "../capsules/pipeline/build.js";
 import { intakeAssessment } from "../capsules/pipeline/intake.js";
 import { openOrCreateStore } from "../capsules/store/store.js";
 import { loadPackFile } from "../published/pack/file.js";
-import { atLeastPerSecond, atMostOverFloor, floorMs, measure, userEnv, type BenchResult } from "./harness.js";
+import { atLeastPerSecond, atMostOverFloor, floorMs, measure, measureInterleaved, userEnv, type BenchResult } from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Repository root: this file runs as dist/bench/capsule-build.bench.js. */
@@ -42,6 +46,28 @@ const EXAMPLES = [
   "34-ext-direct-link-wallet",
   "36-ext-reported-reliability-no-upgrade",
 ];
+
+/**
+ * The reference Python bridge (assessment-v1 §6; `scripts/scamshield_bridge.py` of the service's public repository,
+ * standard library only), when `EVIDENCE_BRIDGE_REFERENCE_BRIDGE` names that file in a checkout: run as its producer
+ * runs it, `[sys.executable, bridge]` (the interpreter itself, resolved once through `python3`), and also through
+ * whatever `python3` is first on PATH when that is another program (a version manager's shim adds its own start-up).
+ */
+function referenceBridge(): { script: string; python: string; pathPython?: string; version: string } | undefined {
+  const script = process.env.EVIDENCE_BRIDGE_REFERENCE_BRIDGE;
+  if (script === undefined || script === "") return undefined;
+  if (!existsSync(script)) throw new Error(`EVIDENCE_BRIDGE_REFERENCE_BRIDGE names ${script}, which does not exist`);
+  const r = spawnSync("python3", ["-c", "import sys; print(sys.executable); print(sys.version.split()[0])"], { env: userEnv() });
+  if (r.status !== 0) throw new Error("python3 is not runnable; the reference bridge row needs it");
+  const [python, version] = r.stdout.toString().trim().split("\n");
+  const which = spawnSync("sh", ["-c", "command -v python3"], { env: userEnv() }).stdout.toString().trim();
+  return { script, python, version, pathPython: which !== "" && which !== python ? which : undefined };
+}
+
+function runReference(python: string, script: string, input: Buffer): void {
+  const r = spawnSync(python, [script], { input, maxBuffer: 8 << 20, env: userEnv() });
+  if (r.status !== 0) throw new Error(`reference bridge failed (${r.status}): ${r.stderr.toString().trim().slice(0, 300)}`);
+}
 
 function oneShot(bin: string, home: string, input: Buffer, extra: string[], env: NodeJS.ProcessEnv = userEnv()): void {
   const r = spawnSync(process.execPath, [bin, "--home", home, "--pack", PACK, "capsule", "build", ...extra], { input, maxBuffer: 8 << 20, env });
@@ -66,6 +92,42 @@ export async function benchCapsuleBuild(): Promise<BenchResult[]> {
       // The same without the V8 code cache (docs/startup.md): what the first run after an install or upgrade costs.
       const cold = await measure(() => oneShot(bin, home, typical, ["--no-store"], { ...userEnv(), EVIDENCE_BRIDGE_CODE_CACHE: "0" }), { runs: 9, warmup: 1 });
       rows.push({ name: `capsule build one-shot process (${kb}, --no-store), code cache off (first run after an install)`, median_ms: cold, figures: { "floor ms": floor, "over floor ms": cold - floor } });
+      // Issue 33: one-shot --no-store ≤ 0.6 × the reference Python bridge, whole processes, side by side (in turn).
+      const reference = referenceBridge();
+      if (reference !== undefined) {
+        const fns = [() => oneShot(bin, home, typical, ["--no-store"]), () => runReference(reference.python, reference.script, typical)];
+        if (reference.pathPython !== undefined) fns.push(() => runReference(reference.pathPython!, reference.script, typical));
+        const [ours, ref, viaPath] = await measureInterleaved(fns, { runs: 11, warmup: 2 });
+        rows.push({
+          name: `capsule build one-shot process (${kb}, --no-store) against the reference Python bridge (Python ${reference.version}, run as its producer runs it: the interpreter itself)`,
+          median_ms: ours,
+          figures: {
+            "reference ms": ref,
+            "× reference": ours / ref,
+            ...(viaPath === undefined ? {} : { [`reference through ${reference.pathPython} ms`]: viaPath, "× that": ours / viaPath }),
+            "floor ms": floor,
+          },
+          target: "≤ 0.6 × reference",
+          met: ours <= 0.6 * ref,
+        });
+      } else {
+        process.stderr.write("bench build: EVIDENCE_BRIDGE_REFERENCE_BRIDGE is unset (the reference bridge's scripts/scamshield_bridge.py in a checkout); the reference row is skipped\n");
+      }
+      // Issue 33: sealing ≤ 15 ms, i.e. storing into a fresh data directory (keys created, the pack remembered) costs
+      // at most 15 ms over --no-store; the two in turn. A new data directory every run.
+      let fresh = 0;
+      const freshHome = () => join(home, `fresh-${fresh++}`);
+      const [bare, sealing] = await measureInterleaved(
+        [() => oneShot(bin, freshHome(), typical, ["--no-store"]), () => oneShot(bin, freshHome(), typical, [])],
+        { runs: 15, warmup: 2 },
+      );
+      rows.push({
+        name: `capsule build one-shot process (${kb}) storing into a fresh data directory (keys created, capsule sealed, pack remembered), over --no-store`,
+        median_ms: sealing - bare,
+        figures: { "storing ms": sealing, "--no-store ms": bare, "floor ms": floor },
+        target: "≤ 15 ms",
+        met: sealing - bare <= 15,
+      });
       const stored = await measure(() => oneShot(bin, home, typical, []), { runs: 15, warmup: 2 });
       // The same assessment each run: after the first, the store already holds it (idempotent recording), so this
       // measures the "already recorded" path; the assess group measures a new sealed capsule each run.

@@ -11,6 +11,7 @@
  * by V8, unwritable) means the file is simply compiled; the cache never changes what runs.
  */
 import { createHash } from "node:crypto";
+import { CODE_PATH_HOOK, CODE_PATH_TAG } from "./code-path.js";
 import { isAscii } from "node:buffer";
 import { closeSync, constants, fstatSync, futimesSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -48,12 +49,62 @@ export type CacheOutcome = "off" | "miss" | "hit" | "rejected";
 
 const outcomes = new Map<string, CacheOutcome>();
 
-/** Caches to write at exit (one listener for all files: `help` loads every command module). */
-const pending: { path: string; script: Script }[] = [];
+/**
+ * The files loaded in this process: their cache path, script, the code paths their cache covers (read from its
+ * header; a new cache: those of this run) and whether the cache is to be written at exit.
+ */
+interface Loaded {
+  path: string;
+  script: Script;
+  tags: Set<string>;
+  write: boolean;
+}
+const loaded: Loaded[] = [];
+let exitListener = false;
 
-/** Writes the caches of the files loaded without one (at exit; exported for tests). */
+function writeAtExit(entry: Loaded): void {
+  entry.write = true;
+  if (!exitListener) {
+    exitListener = true;
+    process.once("exit", writePendingCaches);
+  }
+}
+
+/** Writes the caches of the files loaded without one, or whose run took a path their cache did not cover (at exit). */
 export function writePendingCaches(): void {
-  for (const { path, script } of pending.splice(0)) writeCache(path, script.createCachedData());
+  for (const entry of loaded) {
+    if (!entry.write) continue;
+    entry.write = false;
+    writeCache(entry.path, entry.script.createCachedData(), entry.tags);
+  }
+}
+
+/**
+ * A run took code path `tag` (code-path.ts): a cache that was written by runs that never took it lacks the functions
+ * compiled on it, which every later run would compile again; so it is written again at exit, with the functions of
+ * both, and marked as covering `tag` (once: later runs on that path find it covered).
+ */
+export function coverLoadedCodePath(tag: string): void {
+  if (!CODE_PATH_TAG.test(tag)) return;
+  for (const entry of loaded) {
+    if (entry.tags.has(tag)) continue;
+    entry.tags.add(tag);
+    writeAtExit(entry);
+  }
+}
+(globalThis as Record<symbol, unknown>)[CODE_PATH_HOOK] = coverLoadedCodePath;
+
+/**
+ * A cache file is `ebcc/1 <tags>\n` (the code paths it covers, comma-separated, possibly none) followed by V8's data.
+ * Data without that header is handed to V8 whole, which rejects it (and the cache is written again).
+ */
+const HEADER = /^ebcc\/1 ((?:[a-z][a-z-]{0,31}(?:,[a-z][a-z-]{0,31})*)?)\n/;
+const HEADER_MAX = 512;
+
+function splitCache(file: Buffer): { tags: Set<string>; data: Buffer } {
+  const head = HEADER.exec(file.subarray(0, HEADER_MAX).toString("latin1"));
+  if (head === null) return { tags: new Set(), data: file };
+  return { tags: new Set(head[1] === "" ? [] : head[1].split(",")), data: file.subarray(head[0].length) };
 }
 
 export function cacheOutcome(file: string): CacheOutcome | undefined {
@@ -135,10 +186,10 @@ function readCache(path: string): Buffer | undefined {
  * of the same file (`<name>-<path digest>-<other key>.v8`) and, past {@link MAX_CACHE_FILES} cache files, the ones
  * used longest ago; failures are ignored.
  */
-function writeCache(path: string, data: Buffer): void {
+function writeCache(path: string, data: Buffer, tags: ReadonlySet<string>): void {
   const temp = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, data, { mode: 0o600, flag: "wx" });
+    writeFileSync(temp, Buffer.concat([Buffer.from(`ebcc/1 ${[...tags].sort().join(",")}\n`, "latin1"), data]), { mode: 0o600, flag: "wx" });
     renameSync(temp, path);
     const dir = dirname(path);
     const own = basename(path);
@@ -171,14 +222,16 @@ export function loadCommonJs(file: string, opts: LoadOptions = {}): unknown {
   const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
   const dir = opts.cacheDir === undefined ? (process.env[CODE_CACHE_ENV] === "0" ? undefined : defaultCacheDir()) : opts.cacheDir === null ? undefined : privateDir(opts.cacheDir) ? opts.cacheDir : undefined;
   const cachePath = dir === undefined ? undefined : join(dir, `${cacheName(file)}-${cacheKey(bytes)}.v8`);
-  const cachedData = cachePath === undefined ? undefined : readCache(cachePath);
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
-  const outcome: CacheOutcome = cachePath === undefined ? "off" : cachedData === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
+  const cacheFile = cachePath === undefined ? undefined : readCache(cachePath);
+  const cached = cacheFile === undefined ? undefined : splitCache(cacheFile);
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData: cached?.data });
+  const outcome: CacheOutcome = cachePath === undefined ? "off" : cached === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
   outcomes.set(file, outcome);
-  if (cachePath !== undefined && outcome !== "hit") {
+  if (cachePath !== undefined) {
+    const entry: Loaded = { path: cachePath, script, tags: outcome === "hit" ? cached!.tags : new Set(), write: false };
+    loaded.push(entry);
     // At exit the cache also holds the functions compiled while the command ran, not only the top level.
-    if (pending.length === 0) process.once("exit", writePendingCaches);
-    pending.push({ path: cachePath, script });
+    if (outcome !== "hit") writeAtExit(entry);
   }
   const fn = script.runInThisContext() as ModuleFunction;
   const module = { exports: {} as unknown };

@@ -5,7 +5,7 @@
  * explicit choice, documented, and not echoed (stderr stays one line on errors). Throws PackError.
  */
 import type { Config } from "../../src/config.js";
-import { rememberFirstPack, resolvePack, type ResolvedPack } from "../../published/pack/home-pack.js";
+import { rememberFirstPack, rememberFirstPackConcurrently, resolvePack, type ResolvedPack } from "../../published/pack/home-pack.js";
 import type { CliContext } from "./context.js";
 
 export function useConfiguredPack(_ctx: CliContext, config: Config, opts: { install?: boolean; createHome?: boolean } = {}): ResolvedPack {
@@ -19,4 +19,9 @@ export function useConfiguredPack(_ctx: CliContext, config: Config, opts: { inst
  */
 export function rememberPack(config: Config, resolved?: ResolvedPack): void {
   rememberFirstPack(config, resolved);
+}
+
+/** {@link rememberPack} with the install's independent syncs at once (a one-shot command awaits it). */
+export async function rememberPackConcurrently(config: Config, resolved?: ResolvedPack): Promise<void> {
+  await rememberFirstPackConcurrently(config, resolved);
 }

@@ -13,6 +13,7 @@ import type { LoadedCapsule } from "../pipeline/open.js";
 import type { Assessment } from "../assessment/types.js";
 import { findRecorded, noteRecorded, pseudonymKey } from "../store/recorded.js";
 import type { SealedStore } from "../store/store.js";
+import { runDurable, runDurableSync, type DurableSteps } from "../../src/crypto/sync-set.js";
 import { checkAgainstMessage, deriveAssessment, type DerivedAssessment } from "./derive.js";
 import type { Judgement } from "./judgement.js";
 import type { MessageText } from "./message-text.js";
@@ -53,6 +54,15 @@ export interface AssessOutcome {
 export const CLEAN_DROPS_IOCS = "the judgement's iocs were not recorded: the assessment is CLEAN with a detector score under 15, and assessment-v1 then records no IOCs";
 
 export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: AssessRequest): AssessOutcome {
+  return runDurableSync(assessSteps(store, pack, req));
+}
+
+/** {@link assessAndSeal} with the independent syncs of the put at once (src/crypto/sync-set.ts): a one-shot command. */
+export function assessAndSealConcurrently(store: SealedStore, pack: IntelligencePack, req: AssessRequest): Promise<AssessOutcome> {
+  return runDurable(assessSteps(store, pack, req));
+}
+
+function* assessSteps(store: SealedStore, pack: IntelligencePack, req: AssessRequest): DurableSteps<AssessOutcome> {
   const message = req.message.text;
   const messageSha256 = createHash("sha256").update(message, "utf8").digest("hex");
   // The judgement must hold for the message even when nothing new is built (the extraction is reused below).
@@ -72,7 +82,7 @@ export function assessAndSeal(store: SealedStore, pack: IntelligencePack, req: A
   // The message first: a capsule stored without the message it should retain would make a rerun answer "already
   // recorded" with nothing retained. A retained message without its capsule is sealed and put again, idempotently.
   if (retain) store.putMessage(message, messageSha256);
-  store.putCapsule(built);
+  yield* store.putSteps([built]);
   noteRecorded(store, id, { messageSha256, assessmentId: derived.assessment.assessment_id, createdAt: derived.assessment.created_at });
   return {
     status: "new",

@@ -105,12 +105,20 @@ export class StoredDerivations {
  */
 export function cacheDerivationsOnPut(store: SealedStore, pack: IntelligencePack): Map<string, Derivation> {
   const made = new Map<string, Derivation>();
-  store.afterPut = (stored: readonly StorableCapsule[]) => {
-    // Each with its probe, made while the forms of its values are still in the guard's cache.
-    const list = stored.map((c) => withProbe(deriveStorable(c, pack)));
-    for (const d of list) made.set(d.capsule_sha256, d);
-    writePendingDerivations({ root: store.layout.root, key: store.keys.store }, list);
-  };
+  store.afterPut = (stored: readonly StorableCapsule[]) => cacheDerivations(store, pack, stored, made);
+  return made;
+}
+
+/**
+ * What {@link cacheDerivationsOnPut} does after a put, called by the caller instead: for a one-shot command that has
+ * I/O of its own in flight meanwhile (the pack it remembers, whose syncs run while this derives). Adds the
+ * derivations to `made`; failures writing the cache are ignored (a cache).
+ */
+export function cacheDerivations(store: SealedStore, pack: IntelligencePack, stored: readonly StorableCapsule[], made: Map<string, Derivation> = new Map()): Map<string, Derivation> {
+  // Each with its probe, made while the forms of its values are still in the guard's cache.
+  const list = stored.map((c) => withProbe(deriveStorable(c, pack)));
+  for (const d of list) made.set(d.capsule_sha256, d);
+  writePendingDerivations({ root: store.layout.root, key: store.keys.store }, list);
   return made;
 }
 

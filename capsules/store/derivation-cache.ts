@@ -274,7 +274,7 @@ const pendingSealName = (id: string) => `store/${PENDING_DIR}/${id}${SEALED_SUFF
 export function writePendingDerivations(at: CacheLocation, derivations: readonly Derivation[]): void {
   try {
     const dir = join(at.root, PENDING_DIR);
-    ensurePrivateDir(dir);
+    ensurePrivateDir(dir, { sync: false }); // a cache, like its files: never synced (a lost file is derived again)
     for (const d of derivations) {
       if (!CAPSULE_ID.test(d.capsule_sha256)) continue;
       const blob = new Blob();

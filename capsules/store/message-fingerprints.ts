@@ -11,7 +11,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { readRegularFile, SafeReadError } from "../../src/crypto/safe-read.js";
-import { createFileExclusive, ensurePrivateDir } from "../../src/crypto/safe-write.js";
+import { discardStaged, linkNoReplace, makePrivateDir, stageUnsynced, type StagedFile } from "../../src/crypto/safe-write.js";
+import { runDurable, runDurableSync, type DurableSteps } from "../../src/crypto/sync-set.js";
 import { SEAL_OVERHEAD, SealKind, seal, unseal } from "../../src/crypto/seal.js";
 import { errno } from "../../src/errno.js";
 import { hmacSha256Hex } from "../../src/hash.js";
@@ -43,18 +44,58 @@ export function fingerprintHashes(key: Uint8Array, text: string): number[] {
  * hashes, so a process can add them to its own table at once. Store errors throw {@link StoreError}.
  */
 export function recordMessageFingerprint(store: SealedStore, text: string): number[] {
+  return runDurableSync(fingerprintSteps(store, [text]))[0];
+}
+
+/**
+ * {@link recordMessageFingerprint} for several texts in one durable write whose independent syncs run at once
+ * (src/crypto/sync-set.ts): what a one-shot command awaits before it seals the capsule. Returns each text's hashes.
+ */
+export function recordMessageFingerprintsConcurrently(store: SealedStore, texts: readonly string[]): Promise<number[][]> {
+  return runDurable(fingerprintSteps(store, texts));
+}
+
+/**
+ * The durable steps: every new fingerprint file (and `store-key-id` at the store's first seal) staged, their data
+ * synced in one set with the directories that gained `store/` or `fingerprints/`; then each linked into place (never
+ * replacing: the same name is the same text), and the changed directories synced before this returns.
+ */
+function* fingerprintSteps(store: SealedStore, texts: readonly string[]): DurableSteps<number[][]> {
   const key = storeFingerprintKey(store);
-  const hashes = fingerprintHashes(key, text);
-  if (hashes.length === 0) return hashes;
-  const name = hmacSha256Hex(key, NAME_DOMAIN + text);
-  const plain = Buffer.alloc(hashes.length * HASH_BYTES);
-  hashes.forEach((h, i) => plain.writeUIntBE(h, i * HASH_BYTES, HASH_BYTES));
+  const all = texts.map((text) => fingerprintHashes(key, text));
+  const files = new Map<string, Uint8Array>();
+  texts.forEach((text, i) => {
+    const hashes = all[i];
+    if (hashes.length === 0) return;
+    const name = hmacSha256Hex(key, NAME_DOMAIN + text);
+    const plain = Buffer.alloc(hashes.length * HASH_BYTES);
+    hashes.forEach((h, k) => plain.writeUIntBE(h, k * HASH_BYTES, HASH_BYTES));
+    files.set(name, plain);
+  });
+  if (files.size === 0) return all;
   // Write errors propagate as the store's own writes do (src/crypto/safe-write.ts).
-  ensurePrivateDir(store.layout.root);
-  ensurePrivateDir(store.layout.fingerprints);
-  store.assertSealingKey();
-  createFileExclusive(store.layout.fingerprints, `${name}${SEALED_SUFFIX}`, seal(plain, store.keys.store, SealKind.fingerprint, label(name)));
-  return hashes;
+  const made: string[] = [];
+  if (makePrivateDir(store.layout.root)) made.push(store.home);
+  if (makePrivateDir(store.layout.fingerprints)) made.push(store.layout.root);
+  const staged: StagedFile[] = [];
+  try {
+    const keyId = store.stageKeyId(made);
+    if (keyId !== undefined) staged.push(keyId);
+    const fps = [...files].map(([name, plain]) => {
+      const temp = stageUnsynced(store.layout.fingerprints, seal(plain, store.keys.store, SealKind.fingerprint, label(name)));
+      staged.push(temp);
+      return { name, temp };
+    });
+    yield { files: staged, dirs: made };
+    const changed: string[] = [];
+    if (keyId !== undefined && store.linkKeyId(keyId)) changed.push(store.layout.root);
+    for (const { name, temp } of fps) if (linkNoReplace(temp.path, join(store.layout.fingerprints, `${name}${SEALED_SUFFIX}`))) changed.push(store.layout.fingerprints);
+    for (const t of staged) discardStaged(t);
+    if (changed.length > 0) yield { dirs: changed };
+  } finally {
+    for (const t of staged) discardStaged(t);
+  }
+  return all;
 }
 
 /**

@@ -9,7 +9,11 @@
  * temporary files left by crashed processes.
  *
  * Methods are synchronous (each touches a handful of small files); opening is asynchronous because passphrase
- * mode runs scrypt.
+ * mode runs scrypt. A put is also written as durable steps (src/crypto/sync-set.ts) that a one-shot command awaits
+ * with the independent syncs of each step at once.
+ *
+ * Longer than 400 lines on purpose: the store's files (capsules, receipts, messages, the key id, the row index) share
+ * one layout, one key check and one write discipline, kept in one class.
  */
 import { lstatSync, readdirSync, statSync, type Stats } from "node:fs";
 import { join } from "node:path";
@@ -20,13 +24,16 @@ import { pathExists } from "../../src/crypto/key-files.js";
 import {
   cleanStaleTemps,
   createFileExclusive,
+  discardStaged,
   ensurePrivateDir,
-  fsyncDir,
   linkNoReplace,
+  makePrivateDir,
   removeQuietly,
   renameInto,
-  stageFile,
+  stageUnsynced,
+  type StagedFile,
 } from "../../src/crypto/safe-write.js";
+import { runDurable, runDurableSync, type DurableSteps } from "../../src/crypto/sync-set.js";
 import { readRegularFile, readRegularFileIfExists, readRegularFilePrefix, SafeReadError } from "../../src/crypto/safe-read.js";
 import { SEAL_OVERHEAD, SealKind, seal, sealedKeyId, unseal } from "../../src/crypto/seal.js";
 import { hmacSha256Hex, sha256Hex } from "../../src/hash.js";
@@ -79,14 +86,6 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
 }
 
-/** Refuses what must never be sealed: anything but a pipeline value, a malformed id, an oversized capsule. */
-export function checkStorable(item: StorableCapsule): void {
-  // The pipeline's values are the proof that the bytes are the capsule `id` names: only they are sealed.
-  if (!(item instanceof BuiltCapsule || item instanceof LoadedCapsule)) throw new TypeError("putCapsule takes a built or opened capsule (capsules/pipeline)");
-  checkId(item.id, "content_sha256");
-  if (item.bytes.length > CAPSULE_MAX_BYTES) throw new StoreError("too-large", `capsule ${item.id} exceeds the v1 byte limit`);
-}
-
 export class SealedStore {
   readonly home: string;
   readonly layout: StoreLayout;
@@ -117,31 +116,68 @@ export class SealedStore {
 
   /** Seals several capsules with one directory sync. Stops at the first conflict (earlier ones stay stored). */
   putCapsules(items: readonly StorableCapsule[]): PutResult[] {
-    for (const item of items) checkStorable(item);
-    this.prepareCapsuleDir();
+    return runDurableSync(this.putSteps(items));
+  }
+
+  /**
+   * {@link putCapsules} with the independent syncs of each step at once (src/crypto/sync-set.ts `runDurable`): what a
+   * one-shot command awaits. The same steps, the same order of barriers, the same files.
+   */
+  putCapsulesConcurrently(items: readonly StorableCapsule[]): Promise<PutResult[]> {
+    return runDurable(this.putSteps(items));
+  }
+
+  /**
+   * The durable steps of a put (src/crypto/sync-set.ts). First set: the data of every sealed capsule and receipt (and
+   * of `store-key-id` at the store's first seal), with the directories that gained `store/` or `capsules/`. Then each
+   * capsule is linked into place (never replacing) and its receipt renamed beside it; the second set syncs
+   * `capsules/` (and `store/` when `store-key-id` was linked). Nothing is linked before its data is durable, and the
+   * put returns only once the names are.
+   */
+  *putSteps(items: readonly StorableCapsule[]): DurableSteps<PutResult[]> {
+    for (const item of items) {
+      // The pipeline's values are the proof that the bytes are the capsule `id` names: only they are sealed.
+      if (!(item instanceof BuiltCapsule || item instanceof LoadedCapsule)) throw new TypeError("putCapsule takes a built or opened capsule (capsules/pipeline)");
+      checkId(item.id, "content_sha256");
+      if (item.bytes.length > CAPSULE_MAX_BYTES) throw new StoreError("too-large", `capsule ${item.id} exceeds the v1 byte limit`);
+    }
+    const madeDirs = this.makeDirs(this.layout.capsules);
     const dir = this.layout.capsules;
     const results: PutResult[] = [];
-    const temps: string[] = [];
+    const staged: StagedFile[] = [];
+    const keyId = this.stageKeyId(madeDirs);
     try {
-      for (const { bytes, id } of items) {
-        const capsuleTemp = stageFile(dir, seal(bytes, this.keys.store, SealKind.capsule, capsuleLabel(id)));
-        temps.push(capsuleTemp);
-        const receiptTemp = stageFile(dir, makeReceipt(id, this.keys.signing));
-        temps.push(receiptTemp);
-        let stored: PutResult["stored"] = "new";
-        if (!linkNoReplace(capsuleTemp, join(dir, `${id}${SEALED_SUFFIX}`))) {
-          // Equal bytes are this very capsule (already checked), so the stored copy is compared, not parsed again.
-          if (!sameBytes(this.readSealedCapsuleBytes(id), bytes)) {
-            throw new StoreError("conflict", `capsule ${id} is already stored with different bytes; the stored copy is kept`);
+      if (keyId !== undefined) staged.push(keyId);
+      const pairs = items.map(({ bytes, id }) => {
+        const capsule = stageUnsynced(dir, seal(bytes, this.keys.store, SealKind.capsule, capsuleLabel(id)));
+        staged.push(capsule);
+        const receipt = stageUnsynced(dir, makeReceipt(id, this.keys.signing));
+        staged.push(receipt);
+        return { capsule, receipt };
+      });
+      yield { files: staged, dirs: madeDirs };
+      const changedDirs: string[] = [];
+      if (keyId !== undefined && this.linkKeyId(keyId)) changedDirs.push(this.layout.root);
+      try {
+        items.forEach(({ bytes, id }, i) => {
+          let stored: PutResult["stored"] = "new";
+          if (!linkNoReplace(pairs[i].capsule.path, join(dir, `${id}${SEALED_SUFFIX}`))) {
+            // Equal bytes are this very capsule (already checked), so the stored copy is compared, not parsed again.
+            if (!sameBytes(this.readSealedCapsuleBytes(id), bytes)) {
+              throw new StoreError("conflict", `capsule ${id} is already stored with different bytes; the stored copy is kept`);
+            }
+            stored = "existing";
           }
-          stored = "existing";
-        }
-        renameInto(receiptTemp, join(dir, `${id}${RECEIPT_SUFFIX}`));
-        results.push({ id, stored });
+          renameInto(pairs[i].receipt.path, join(dir, `${id}${RECEIPT_SUFFIX}`));
+          results.push({ id, stored });
+        });
+      } finally {
+        for (const t of staged) discardStaged(t);
+        if (items.length > 0) changedDirs.push(dir);
+        if (changedDirs.length > 0) yield { dirs: changedDirs };
       }
     } finally {
-      for (const t of temps) removeQuietly(t);
-      if (temps.length > 0) fsyncDir(dir);
+      for (const t of staged) discardStaged(t);
     }
     try {
       this.afterPut?.(items.slice(0, results.length));
@@ -149,12 +185,6 @@ export class SealedStore {
       // The capsules are stored; a derivation the cache lacks is derived again when read.
     }
     return results;
-  }
-
-  /** Creates the capsule directory when absent and checks the sealing key (before any capsule is sealed). */
-  prepareCapsuleDir(): void {
-    this.ensureDirs(this.layout.capsules);
-    this.assertSealingKey();
   }
 
   /** The exact capsule file bytes stored under `id`, authenticated and checked against the id. */
@@ -375,31 +405,65 @@ export class SealedStore {
 
   private sealingKeyChecked = false;
 
+  private wrongKey(theirs: string): StoreError {
+    const mine = this.keys.store.idHex;
+    return new StoreError(
+      "wrong-key",
+      `this store is sealed with key store-key:${theirs}; the loaded key is store-key:${mine}: restore the store's own key (keys/), or use another data directory; nothing was sealed`,
+    );
+  }
+
   /**
    * Refuses to seal with a key other than the one this store is sealed with: the id recorded in
    * `store/store-key-id` (written at the first seal), or, in a store from before that file, the ids in the headers
    * of its sealed files. A copied-in foreign `store.key` therefore cannot add files no other command could open.
    */
   assertSealingKey(): void {
-    if (this.sealingKeyChecked) return;
+    const staged = this.stageKeyId([]);
+    if (staged === undefined) return;
+    runDurableSync(
+      (function* (store: SealedStore): DurableSteps<void> {
+        try {
+          yield { files: [staged] };
+          if (store.linkKeyId(staged)) yield { dirs: [store.layout.root] };
+        } finally {
+          discardStaged(staged);
+        }
+      })(this),
+    );
+  }
+
+  /**
+   * The checks of {@link assertSealingKey}; when the store has no `store-key-id` yet, stages it (its data not yet
+   * synced) for the caller's first sync set, to be linked with {@link linkKeyId}. Undefined when nothing is to write.
+   * For the durable writes that seal into this store (the put, message fingerprints); `madeDirs`: the parents whose
+   * sync the caller's first set already holds (empty: `store/` is made here if absent, and synced).
+   */
+  stageKeyId(madeDirs: readonly string[] = []): StagedFile | undefined {
+    if (this.sealingKeyChecked) return undefined;
     const mine = this.keys.store.idHex;
-    const refuse = (theirs: string) =>
-      new StoreError(
-        "wrong-key",
-        `this store is sealed with key store-key:${theirs}; the loaded key is store-key:${mine}: restore the store's own key (keys/), or use another data directory; nothing was sealed`,
-      );
     const recorded = this.recordedKeyId();
     if (recorded !== undefined) {
-      if (recorded !== mine) throw refuse(recorded);
-    } else {
-      const other = sealedKeyIds(this.layout).find((id) => id !== mine);
-      if (other !== undefined) throw refuse(other);
-      if (createFileExclusive(this.layout.root, KEY_ID_NAME, encoder.encode(`store-key:${mine}\n`)) === "exists") {
-        const now = this.recordedKeyId();
-        if (now !== mine) throw refuse(now ?? "unknown");
-      }
+      if (recorded !== mine) throw this.wrongKey(recorded);
+      this.sealingKeyChecked = true;
+      return undefined;
+    }
+    const other = sealedKeyIds(this.layout).find((id) => id !== mine);
+    if (other !== undefined) throw this.wrongKey(other);
+    if (madeDirs.length === 0) ensurePrivateDir(this.layout.root); // a put made it (its parent is in its first set)
+    return stageUnsynced(this.layout.root, encoder.encode(`store-key:${mine}\n`));
+  }
+
+  /** Links the staged `store-key-id` (its data synced) without replacing; true when this call created it. */
+  linkKeyId(staged: StagedFile): boolean {
+    const created = linkNoReplace(staged.path, join(this.layout.root, KEY_ID_NAME));
+    removeQuietly(staged.path);
+    if (!created) {
+      const now = this.recordedKeyId();
+      if (now !== this.keys.store.idHex) throw this.wrongKey(now ?? "unknown");
     }
     this.sealingKeyChecked = true;
+    return created;
   }
 
   /** The key id in `store/store-key-id`, undefined when absent; a malformed or hostile file is an error. */
@@ -429,6 +493,17 @@ export class SealedStore {
   private ensureDirs(target: string): void {
     ensurePrivateDir(this.layout.root);
     if (target !== this.layout.root) ensurePrivateDir(target);
+  }
+
+  /**
+   * {@link ensureDirs} without the syncs: returns the parent directories that gained an entry, for the caller's
+   * first sync set (nothing is linked inside them before that set completed).
+   */
+  private makeDirs(target: string): string[] {
+    const parents: string[] = [];
+    if (makePrivateDir(this.layout.root)) parents.push(this.home);
+    if (target !== this.layout.root && makePrivateDir(target)) parents.push(this.layout.root);
+    return parents;
   }
 
   /** Removes temporary files left behind by crashed writers (never those of live processes). */
@@ -498,6 +573,24 @@ function sealedKeyIds(layout: StoreLayout, limit = 16): string[] {
 /** True when the store in `home` holds sealed capsule or message files. */
 export function storeHoldsSealedFiles(home: string): boolean {
   return hasSealedFiles(storeLayout(home));
+}
+
+/**
+ * True when `home` surely holds no store, so that {@link openStore} would throw `no-store`: the data directory is
+ * absent, or neither its `keys` nor its `store` directory exists (no key file, no sealed file can be below them).
+ * At most three stats that throw nothing; false means "open it to find out" (also for a `home` that is not a
+ * directory, whose error {@link openStore} reports). A process that asks on every outward call (the MCP server
+ * before each proxied call, docs/startup.md) pays this instead of a failed open.
+ */
+export function surelyNoStore(home: string): boolean {
+  try {
+    const dir = statSync(home, { throwIfNoEntry: false });
+    if (dir === undefined) return true;
+    if (!dir.isDirectory()) return false;
+    return lstatSync(keyLayout(home).dir, { throwIfNoEntry: false }) === undefined && lstatSync(storeLayout(home).root, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -11,7 +11,8 @@
 import { join } from "node:path";
 import { inspectDataDir, prepareDataDir } from "../../src/crypto/data-dir.js";
 import { readRegularFileIfExists, SafeReadError } from "../../src/crypto/safe-read.js";
-import { replaceFile } from "../../src/crypto/safe-write.js";
+import { discardStaged, renameInto, stageUnsynced, type StagedFile } from "../../src/crypto/safe-write.js";
+import { runDurable, runDurableSync, type DurableSteps } from "../../src/crypto/sync-set.js";
 import { PackError } from "./errors.js";
 import { PACK_FILE_NAME, presentAt, readPackBytes } from "./file.js";
 import { loadPack, packDigest } from "./load.js";
@@ -110,23 +111,46 @@ export function installPack(home: string, bytes: Uint8Array, opts: { replace?: b
 
 /** {@link installPack} for a pack the caller loaded from exactly `bytes` (its one parse of them). */
 export function installLoadedPack(home: string, loaded: LoadedPackBytes, opts: { replace?: boolean } = {}): { pack: IntelligencePack; outcome: "installed" | "unchanged" } {
+  return runDurableSync(installSteps(home, loaded, opts));
+}
+
+type InstallOutcome = { pack: IntelligencePack; outcome: "installed" | "unchanged" };
+
+/**
+ * The durable steps of an install (src/crypto/sync-set.ts): the pack file and its digest record are staged, their data
+ * synced together, then renamed into place, the pack first, and the data directory synced once. A crash leaves the
+ * old state, the new pack without its record (accepted: the record is checked only when present), or both; a record
+ * without its pack is ignored (no pack is installed then) and rewritten by the next install.
+ */
+function* installSteps(home: string, loaded: LoadedPackBytes, opts: { replace?: boolean }): DurableSteps<InstallOutcome> {
   const { bytes, pack } = loaded;
   const current = installedDigest(home);
-  if (current !== undefined && current === pack.sha256) {
-    writeDigest(home, pack.sha256);
-    return { pack, outcome: "unchanged" };
-  }
-  if (current !== undefined && opts.replace !== true) {
+  if (current !== undefined && current !== pack.sha256 && opts.replace !== true) {
     throw new PackError(
       "pack",
       "different-pack",
       `the data directory ${home} already uses the pack with sha256 ${current}; this pack has sha256 ${pack.sha256} (add --replace to replace it)`,
     );
   }
-  prepareDataDir(home);
-  replaceFile(home, PACK_FILE_NAME, bytes);
-  writeDigest(home, pack.sha256);
-  return { pack, outcome: "installed" };
+  const unchanged = current !== undefined && current === pack.sha256;
+  if (!unchanged) prepareDataDir(home);
+  const { file, digestFile } = homePackFiles(home);
+  const staged: StagedFile[] = [];
+  try {
+    const packTemp = unchanged ? undefined : stageUnsynced(home, bytes);
+    if (packTemp) staged.push(packTemp);
+    const digestTemp = recordedDigest(digestFile) === pack.sha256 ? undefined : stageUnsynced(home, new TextEncoder().encode(`${pack.sha256}\n`));
+    if (digestTemp) staged.push(digestTemp);
+    if (staged.length > 0) {
+      yield { files: staged };
+      if (packTemp) renameInto(packTemp.path, file);
+      if (digestTemp) renameInto(digestTemp.path, digestFile);
+      yield { dirs: [home] };
+    }
+  } finally {
+    for (const t of staged) discardStaged(t);
+  }
+  return { pack, outcome: unchanged ? "unchanged" : "installed" };
 }
 
 /**
@@ -138,11 +162,6 @@ function installedDigest(home: string): string | undefined {
   return presentAt(file) ? packDigest(readPackBytes(file)) : undefined;
 }
 
-function writeDigest(home: string, sha256: string): void {
-  const { digestFile } = homePackFiles(home);
-  if (recordedDigest(digestFile) === sha256) return;
-  replaceFile(home, PACK_DIGEST_FILE_NAME, new TextEncoder().encode(`${sha256}\n`));
-}
 
 /**
  * The pack a command or the MCP server uses:
@@ -190,11 +209,23 @@ export function resolvePack(config: PackConfig, opts: { audience?: PackAudience;
  * just stored something calls this, so a refused command writes nothing). Returns true when it installed.
  */
 export function rememberFirstPack(config: PackConfig, resolved?: ResolvedPack): boolean {
-  if (config.packFile === undefined || presentAt(homePackFiles(config.home).file)) return false;
-  if (inspectDataDir(config.home) !== "present") return false;
+  const loaded = packToRemember(config, resolved);
+  if (loaded !== undefined) runDurableSync(installSteps(config.home, loaded, {}));
+  return loaded !== undefined;
+}
+
+/** {@link rememberFirstPack} with the install's independent syncs at once (src/crypto/sync-set.ts): a one-shot command. */
+export async function rememberFirstPackConcurrently(config: PackConfig, resolved?: ResolvedPack): Promise<boolean> {
+  const loaded = packToRemember(config, resolved);
+  if (loaded !== undefined) await runDurable(installSteps(config.home, loaded, {}));
+  return loaded !== undefined;
+}
+
+function packToRemember(config: PackConfig, resolved: ResolvedPack | undefined): LoadedPackBytes | undefined {
+  if (config.packFile === undefined || presentAt(homePackFiles(config.home).file)) return undefined;
+  if (inspectDataDir(config.home) !== "present") return undefined;
   // The pack this run already loaded from the configured file is installed as loaded, not parsed a second time.
-  const loaded = resolved?.bytes !== undefined && resolved.file === config.packFile ? { bytes: resolved.bytes, pack: resolved.pack } : undefined;
-  if (loaded !== undefined) installLoadedPack(config.home, loaded);
-  else installPack(config.home, readPackBytes(config.packFile));
-  return true;
+  if (resolved?.bytes !== undefined && resolved.file === config.packFile) return { bytes: resolved.bytes, pack: resolved.pack };
+  const bytes = readPackBytes(config.packFile);
+  return { bytes, pack: loadPack(bytes) };
 }

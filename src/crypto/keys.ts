@@ -21,8 +21,9 @@ import { isJsonObject, type JsonObject } from "../json/value.js";
 import { prepareDataDir, inspectDataDir } from "./data-dir.js";
 import { KeyError, SealError } from "./errors.js";
 import { derivePassphraseKey, kdfParamsProblem, newKdfParams, type KdfParams, type ScryptCost } from "./kdf.js";
-import { createKeyFile, pathExists, readKeyFile, readSecretFile } from "./key-files.js";
-import { createFileExclusive, ensurePrivateDir } from "./safe-write.js";
+import { encodeKeyFile, pathExists, readKeyFile, readSecretFile } from "./key-files.js";
+import { createFileExclusive, discardStaged, ensurePrivateDir, linkNoReplace, makePrivateDir, stageUnsynced, type StagedFile } from "./safe-write.js";
+import { runDurable, runDurableSync, type DurableSteps } from "./sync-set.js";
 import { SealKind, seal, STORE_KEY_BYTES, storeKey, unseal, type StoreKey } from "./seal.js";
 import { generateSigningSeed, SIGNING_SEED_BYTES, signingKeyFingerprint, signingKeyFromSeed, type SigningKey } from "./sign.js";
 
@@ -106,14 +107,34 @@ function loadKeyFileMode(layout: KeyLayout): InstallationKeys {
   return { mode: "key-file", store, signing: signingKeyFromSeed(seed), layout };
 }
 
-/** Creates whatever key-file-mode file is absent (signing key first; the store key completes the set). */
-function createKeyFileMode(layout: KeyLayout): InstallationKeys {
-  ensurePrivateDir(layout.dir);
-  if (!pathExists(layout.signingKey)) createKeyFile(layout.dir, "signing.key", SIGNING_KEY_TYPE, generateSigningSeed());
-  // Validate the signing key on disk (ours or a concurrent creator's) before completing the set.
-  readKeyFile(layout.signingKey, SIGNING_KEY_TYPE, SIGNING_SEED_BYTES);
-  createKeyFile(layout.dir, "store.key", STORE_KEY_TYPE, nacl.randomBytes(STORE_KEY_BYTES));
+/**
+ * Creates whatever key-file-mode file is absent (signing key first; the store key completes the set), as durable
+ * steps (sync-set.ts). The order on disk is the one of one file after another: each key file's data is synced before
+ * it is linked into place, the keys directory is synced after the signing key is linked and before the store key is,
+ * and again after the store key is. Only the independent syncs share a set: the data of both key files and the
+ * directory that gained `keys/`.
+ */
+export function* createKeyFileModeSteps(home: string, layout: KeyLayout): DurableSteps<InstallationKeys> {
+  const madeDir = makePrivateDir(layout.dir);
+  const staged: StagedFile[] = [];
+  try {
+    const signingTemp = pathExists(layout.signingKey) ? undefined : stageUnsynced(layout.dir, encodeKeyFile(SIGNING_KEY_TYPE, generateSigningSeed()));
+    if (signingTemp) staged.push(signingTemp);
+    const storeTemp = stageUnsynced(layout.dir, encodeKeyFile(STORE_KEY_TYPE, nacl.randomBytes(STORE_KEY_BYTES)));
+    staged.push(storeTemp);
+    yield { files: staged, dirs: madeDir ? [home] : [] };
+    if (signingTemp && linkNoReplace(signingTemp.path, layout.signingKey)) yield { dirs: [layout.dir] };
+    // Validate the signing key on disk (ours or a concurrent creator's) before completing the set.
+    readKeyFile(layout.signingKey, SIGNING_KEY_TYPE, SIGNING_SEED_BYTES);
+    if (linkNoReplace(storeTemp.path, layout.storeKey)) yield { dirs: [layout.dir] };
+  } finally {
+    for (const t of staged) discardStaged(t);
+  }
   return loadKeyFileMode(layout);
+}
+
+function createKeyFileMode(home: string, layout: KeyLayout): InstallationKeys {
+  return runDurableSync(createKeyFileModeSteps(home, layout));
 }
 
 // ---- passphrase mode ------------------------------------------------------------------------------------------
@@ -263,7 +284,8 @@ export async function loadOrCreateKeys(
     );
   }
   prepareDataDir(home);
-  const keys = passphrase === undefined ? createKeyFileMode(layout) : await createPassphraseMode(layout, passphrase, opts.kdfCost);
+  // Key-file mode runs its independent syncs at once (sync-set.ts runDurable); the order of its barriers is kept.
+  const keys = passphrase === undefined ? await runDurable(createKeyFileModeSteps(home, layout)) : await createPassphraseMode(layout, passphrase, opts.kdfCost);
   return { keys, created: true };
 }
 
@@ -281,7 +303,7 @@ export function loadOrCreateKeyFileKeysSync(home: string, opts: { allowCreate?: 
   if (mode === "key-file" || pathExists(layout.signingKey)) return loadKeyFileMode(layout);
   if (opts.allowCreate === false) throw new KeyError("missing", `no keys in ${layout.dir}: run 'evidence-bridge keys init'`);
   prepareDataDir(home);
-  return createKeyFileMode(layout);
+  return createKeyFileMode(home, layout);
 }
 
 /** Creates keys; refuses when keys already exist (never overwrites a key). */

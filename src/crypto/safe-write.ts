@@ -7,6 +7,8 @@
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
+  fdatasync,
+  fsync,
   constants,
   fchmodSync,
   fdatasyncSync,
@@ -34,13 +36,24 @@ const TEMP_NAME = /^\.tmp-(\d{1,10})-[0-9a-f]{16}$/;
 /** A temporary file older than this is stale even if its process id is alive again (pid reuse). */
 export const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
 
-/** Creates `path` as a directory with mode exactly 0700 if absent; refuses a symlink or a non-directory. */
-export function ensurePrivateDir(path: string): void {
+/**
+ * Creates `path` as a directory with mode exactly 0700 if absent, then syncs its parent (unless `sync` is false: a
+ * cache's directory, or a caller that syncs the parent in a {@link SyncSet}); refuses a symlink or a non-directory.
+ */
+export function ensurePrivateDir(path: string, opts: { sync?: boolean } = {}): void {
+  if (makePrivateDir(path) && opts.sync !== false) fsyncDir(join(path, ".."));
+}
+
+/**
+ * {@link ensurePrivateDir} without the sync: returns true when this call created the directory, whose parent must
+ * then be synced before anything inside it is relied on (the caller adds the parent to its {@link SyncSet}).
+ */
+export function makePrivateDir(path: string): boolean {
   try {
     const st = lstatSync(path);
     if (st.isSymbolicLink()) throw new SafeWriteError(`${path} is a symbolic link; store directories must be real directories`);
     if (!st.isDirectory()) throw new SafeWriteError(`${path} exists and is not a directory`);
-    return;
+    return false;
   } catch (e) {
     if (e instanceof SafeWriteError) throw e;
     if (errno(e) !== "ENOENT") throw new SafeWriteError(`cannot inspect ${path}: ${errno(e) ?? (e as Error).message}`, errno(e));
@@ -51,10 +64,10 @@ export function ensurePrivateDir(path: string): void {
     if (errno(e) !== "EEXIST") throw new SafeWriteError(`cannot create directory ${path}: ${errno(e) ?? (e as Error).message}`, errno(e));
     const st = lstatSync(path);
     if (!st.isDirectory() || st.isSymbolicLink()) throw new SafeWriteError(`${path} exists and is not a directory`);
-    return;
+    return false;
   }
   chmodSync(path, DIR_MODE);
-  fsyncDir(join(path, ".."));
+  return true;
 }
 
 /** Flushes a directory's entries (new names, renames) to stable storage. */
@@ -91,6 +104,48 @@ export function removeQuietly(path: string): void {
  * false. Returns its path.
  */
 export function stageFile(dir: string, bytes: Uint8Array, sync = true): string {
+  const staged = stageUnsynced(dir, bytes);
+  try {
+    if (sync) fdatasyncSync(staged.fd);
+  } catch (e) {
+    discardStaged(staged);
+    throw new SafeWriteError(`cannot write a temporary file in ${dir}: ${errno(e) ?? (e as Error).message}`, errno(e));
+  }
+  closeStaged(staged);
+  return staged.path;
+}
+
+/** A temporary file written in full, still open and not yet synced: its data is synced by a {@link SyncSet}. */
+export interface StagedFile {
+  path: string;
+  fd: number;
+  dir: string;
+  /** True until its descriptor is closed (by the set that syncs it, or by {@link discardStaged}). */
+  open: boolean;
+}
+
+/** Closes a staged file's descriptor when still open (never a number closed before) and removes its temporary name. */
+export function discardStaged(staged: StagedFile): void {
+  closeStaged(staged);
+  removeQuietly(staged.path);
+}
+
+/** Closes a staged file's descriptor once; later calls do nothing (a closed number may belong to another file). */
+export function closeStaged(staged: StagedFile): void {
+  if (!staged.open) return;
+  staged.open = false;
+  try {
+    closeSync(staged.fd);
+  } catch {
+    // nothing left to release
+  }
+}
+
+/**
+ * {@link stageFile} without the sync: the file stays open for the {@link SyncSet} that syncs it (and closes it).
+ * Nothing may be linked or renamed from it before that set completed.
+ */
+export function stageUnsynced(dir: string, bytes: Uint8Array): StagedFile {
   const path = join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString("hex")}`);
   let fd: number;
   try {
@@ -102,14 +157,12 @@ export function stageFile(dir: string, bytes: Uint8Array, sync = true): string {
     fchmodSync(fd, FILE_MODE);
     let off = 0;
     while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    if (sync) fdatasyncSync(fd);
   } catch (e) {
     closeSync(fd);
     removeQuietly(path);
     throw new SafeWriteError(`cannot write a temporary file in ${dir}: ${errno(e) ?? (e as Error).message}`, errno(e));
   }
-  closeSync(fd);
-  return path;
+  return { path, fd, dir, open: true };
 }
 
 /**

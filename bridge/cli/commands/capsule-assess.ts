@@ -5,7 +5,7 @@
  * (canonical JSON + LF) on stdout. Same error contract as `capsule build`: exit 2, nothing on stdout, one stderr
  * line. A message already recorded prints the stored capsule and says so on stderr, unless --supersede.
  */
-import { assessAndSeal, CLEAN_DROPS_IOCS } from "../../../capsules/assess/assess.js";
+import { assessAndSealConcurrently, CLEAN_DROPS_IOCS } from "../../../capsules/assess/assess.js";
 import { checkJudgement, JudgementError } from "../../../capsules/assess/judgement.js";
 import { checkMessageText } from "../../../capsules/assess/message-text.js";
 import { AssessmentError } from "../../../capsules/assessment/errors.js";
@@ -13,7 +13,9 @@ import { JsonLoadError, parseStrictJson } from "../../../src/json/parse.js";
 import { parseFlags, readLimited } from "../args.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 import { loadPack, readMessageFile } from "./capsule-build.js";
-import { rememberPack } from "../pack-choice.js";
+import { rememberPackConcurrently } from "../pack-choice.js";
+import { coverCodePath } from "../code-path.js";
+import type { Derivation } from "../../../capsules/pipeline/derivation.js";
 import { withheldNote } from "../withheld-note.js";
 import { CAPSULE_OUTPUT_FLAGS, capsuleOutputHelp, capsuleOutputFlags, emitCapsule, promptForStdin } from "../capsule-output.js";
 
@@ -76,30 +78,38 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   }
 
   const { openOrCreateStore } = await import("../../../capsules/store/store.js");
+  const stored = await import("../../../capsules/pipeline/stored.js");
   let outcome;
-  let made;
+  let store;
   try {
-    const store = await openOrCreateStore(config);
+    store = await openOrCreateStore(config);
     // The fingerprints of the message and of the judgement's source (docs/guard.md "Message fingerprints").
-    const { recordMessageFingerprint } = await import("../../../capsules/store/message-fingerprints.js");
-    recordMessageFingerprint(store, message.text);
-    if (judgement.source !== undefined) recordMessageFingerprint(store, judgement.source);
-    // Like capsule build: the capsule's derivation is written at put, so a later feed reads it (docs/feed.md).
-    const stored = await import("../../../capsules/pipeline/stored.js");
-    made = stored.cacheDerivationsOnPut(store, pack);
-    outcome = assessAndSeal(store, pack, {
+    // Both in one durable write, its independent syncs at once, complete before the capsule is sealed.
+    const { recordMessageFingerprintsConcurrently } = await import("../../../capsules/store/message-fingerprints.js");
+    await recordMessageFingerprintsConcurrently(store, judgement.source === undefined ? [message.text] : [message.text, judgement.source]);
+    outcome = await assessAndSealConcurrently(store, pack, {
       message: checkedMessage,
       judgement,
       retainMessage: flags["retain-message"] === true,
       supersede: flags.supersede === true,
     });
-    // An earlier recording: its candidate is derived here, so a withheld one is said again (docs/candidates.md).
-    if (outcome.status === "already_recorded") made.set(outcome.capsuleId, stored.deriveStorable(outcome.capsule, pack));
   } catch (e) {
     if (e instanceof JudgementError || e instanceof AssessmentError) throw new CliError(e.message);
     throw new CliError(`store: ${(e as Error).message}`);
   }
-  rememberPack(config, resolved);
+  coverCodePath(outcome.status === "new" ? "stored" : "recorded"); // docs/startup.md "Code cache coverage"
+  // The pack is remembered once the capsule is stored; its syncs run while the capsule's derivation is made.
+  const remembering = rememberPackConcurrently(config, resolved);
+  const made = new Map<string, Derivation>();
+  try {
+    // Like capsule build: the new capsule's derivation goes to the derivation cache, so a later feed reads it
+    // (docs/feed.md); an earlier recording's is derived here, so a withheld one is said again (docs/candidates.md).
+    if (outcome.status === "new") stored.cacheDerivations(store, pack, [outcome.capsule], made);
+    else made.set(outcome.capsuleId, stored.deriveStorable(outcome.capsule, pack));
+  } catch {
+    // The capsule is stored; a derivation the cache lacks is derived again when read.
+  }
+  await remembering;
   await emitCapsule(ctx, output, { id: outcome.capsuleId, bytes: outcome.capsuleBytes, stored: outcome.status === "already_recorded" ? "recorded" : "new", derivations: made }, config.home);
   if (outcome.status === "already_recorded") {
     const sealed = outcome.messageRetained ? "; its text is now sealed in the store" : "";

@@ -13,7 +13,7 @@ import { intakeAssessment } from "../../../capsules/pipeline/intake.js";
 import { ASSESSMENT_MAX_BYTES } from "../../../capsules/assessment/parse-assessment.js";
 import { firstControlOrFormat, isPythonBlank } from "../../../capsules/assessment/text-rules.js";
 import { PackError } from "../../../published/pack/errors.js";
-import { rememberPack, useConfiguredPack } from "../pack-choice.js";
+import { rememberPackConcurrently, useConfiguredPack } from "../pack-choice.js";
 import type { ResolvedPack } from "../../../published/pack/home-pack.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { packageVersion } from "../../package-info.js";
@@ -22,6 +22,7 @@ import { configFrom } from "../config.js";
 import { assertOutsideDataDir } from "../outside-data-dir.js";
 import { CliError, type CliCommand, type CliContext } from "../context.js";
 import { withheldNote } from "../withheld-note.js";
+import { coverCodePath } from "../code-path.js";
 import { CAPSULE_OUTPUT_FLAGS, capsuleOutputHelp, capsuleOutputFlags, emitCapsule, promptForStdin } from "../capsule-output.js";
 import type { Derivation } from "../../../capsules/pipeline/derivation.js";
 
@@ -125,7 +126,9 @@ export function loadPack(ctx: CliContext): { pack: IntelligencePack; resolved: R
 /**
  * Seals the capsule, unless the store already holds a capsule of the same `assessment_id` with other bytes (the
  * same assessment re-serialised, or built under another producer block): then that stored capsule is returned and
- * nothing new is queued for review.
+ * nothing new is queued for review. Once the capsule is stored, the configured pack is remembered by the data
+ * directory (published/pack/home-pack.ts); its syncs run while the stored capsule's derivation is made (CPU) for the
+ * derivation cache and the withheld note.
  */
 async function sealIntoStore(
   config: ReturnType<typeof configFrom>,
@@ -133,22 +136,35 @@ async function sealIntoStore(
   message: { bytes: Uint8Array; sha256: string } | undefined,
   pack: IntelligencePack,
   messageText: string | undefined,
+  resolved: ResolvedPack,
 ): Promise<{ existing?: { id: string; bytes: Uint8Array }; withheld?: string; made: ReadonlyMap<string, Derivation> }> {
   const { openOrCreateStore } = await import("../../../capsules/store/store.js");
   const { findRecorded } = await import("../../../capsules/store/recorded.js");
+  const stored = await import("../../../capsules/pipeline/stored.js");
+  let store;
+  let existing: { id: string; bytes: Uint8Array } | undefined;
   try {
-    const store = await openOrCreateStore(config);
+    store = await openOrCreateStore(config);
     // The message's fingerprint, retained or not (docs/guard.md "Message fingerprints").
-    if (messageText !== undefined) (await import("../../../capsules/store/message-fingerprints.js")).recordMessageFingerprint(store, messageText);
-    const made = (await import("../../../capsules/pipeline/stored.js")).cacheDerivationsOnPut(store, pack);
+    if (messageText !== undefined) await (await import("../../../capsules/store/message-fingerprints.js")).recordMessageFingerprintsConcurrently(store, [messageText]);
     const same = findRecorded(store, { assessmentId: built.intake.assessmentId }).filter((id) => id !== built.id);
-    const existing = same.length > 0 ? { id: same[0], bytes: store.getCapsule(same[0]) } : undefined;
-    if (existing === undefined) store.putCapsule(built);
+    existing = same.length > 0 ? { id: same[0], bytes: store.getCapsule(same[0]) } : undefined;
+    // The put's independent syncs at once; the order of its barriers is the synchronous put's (sync-set.ts).
+    if (existing === undefined) await store.putCapsulesConcurrently([built]);
+    coverCodePath("stored");
     if (message) store.putMessage(message.bytes, message.sha256);
-    return { existing, withheld: withheldNote(made, built.id), made };
   } catch (e) {
     throw new CliError(`store: ${(e as Error).message}`);
   }
+  const remembering = rememberPackConcurrently(config, resolved);
+  const made = new Map<string, Derivation>();
+  try {
+    if (existing === undefined) stored.cacheDerivations(store, pack, [built], made);
+  } catch {
+    // As after any put: the capsule is stored; a derivation the cache lacks is derived again when read.
+  }
+  await remembering;
+  return { existing, withheld: withheldNote(made, built.id), made };
 }
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
@@ -188,6 +204,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     if (e instanceof AssessmentError) throw new CliError(e.message);
     throw e;
   }
+  coverCodePath("built"); // docs/startup.md "Code cache coverage"
   let capsuleBytes = built.bytes;
   let id = built.id;
   let warning: string | undefined;
@@ -195,7 +212,7 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
 
   if (!noStore) {
     const assessmentId = built.intake.assessmentId;
-    const { existing, withheld, made } = await sealIntoStore(config, built, retain && message ? { bytes: message.bytes, sha256: built.intake.messageSha256 } : undefined, pack, message?.text);
+    const { existing, withheld, made } = await sealIntoStore(config, built, retain && message ? { bytes: message.bytes, sha256: built.intake.messageSha256 } : undefined, pack, message?.text, resolved);
     if (existing !== undefined) {
       id = existing.id;
       capsuleBytes = existing.bytes;
@@ -203,7 +220,6 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     }
     warning = withheld ?? warning;
     derivations = made;
-    rememberPack(config, resolved);
   }
   if (outbox !== undefined) {
     const { writeOutbox } = await import("../../../capsules/assessment/outbox.js");

@@ -33,13 +33,20 @@ function setup(source: string): { file: string; cacheDir: string } {
   return { file, cacheDir };
 }
 
-/** Loads `file` in a new process; its exports and what the loader did with the cache. */
-function load(file: string, cacheDir: string | null): { exports: Record<string, unknown>; outcome: string } {
+const CODE_PATH = join(repoRoot, "dist/bridge/cli/code-path.js");
+
+/**
+ * Loads `file` in a new process; its exports and what the loader did with the cache. `path`: a code path the run
+ * takes (code-path.ts `coverCodePath`, as a command marks it), calling the file's `later()` on it.
+ */
+function load(file: string, cacheDir: string | null, path?: string): { exports: Record<string, unknown>; outcome: string } {
   const script = `import { cacheOutcome, loadCommonJs } from ${JSON.stringify(pathToFileURL(LOADER).href)};
-const [file, dir] = process.argv.slice(1);
+import { coverCodePath } from ${JSON.stringify(pathToFileURL(CODE_PATH).href)};
+const [file, dir, path] = process.argv.slice(1);
 const exports = loadCommonJs(file, { cacheDir: dir === "" ? null : dir });
+if (path !== "") { exports.later?.(); coverCodePath(path); }
 process.stdout.write(JSON.stringify({ exports, outcome: cacheOutcome(file) }));`;
-  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script, file, cacheDir ?? ""], { encoding: "utf8" });
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script, file, cacheDir ?? "", path ?? ""], { encoding: "utf8" });
   return JSON.parse(out) as { exports: Record<string, unknown>; outcome: string };
 }
 
@@ -60,6 +67,32 @@ describe("loadCommonJs", () => {
     expect(written).toHaveLength(1);
     expect(written[0]).toMatch(/^bundle-[0-9a-f]{12}-[0-9a-f]{32}\.v8$/);
     expect(load(file, cacheDir)).toEqual({ exports: EXPORTS, outcome: "hit" });
+  });
+
+  test("a run on a code path the cache does not cover writes it again at exit, with that path's functions; once", () => {
+    const source = `"use strict";
+exports.answer = 42;
+exports.later = function later() { let t = 0; for (let i = 0; i < 10; i++) t += [i].map((x) => x * 2)[0]; return t; };
+`;
+    const { file, cacheDir } = setup(source);
+    const header = () => {
+      const [name] = readdirSync(cacheDir);
+      const bytes = readFileSync(join(cacheDir, name));
+      return { head: bytes.subarray(0, bytes.indexOf(10) + 1).toString("latin1"), size: bytes.length, bytes };
+    };
+    expect(load(file, cacheDir).outcome).toBe("miss"); // written by a run that took no marked path
+    const first = header();
+    expect(first.head).toBe("ebcc/1 \n");
+    expect(load(file, cacheDir, "stored").outcome).toBe("hit"); // uses it, takes "stored": written again at exit
+    const second = header();
+    expect(second.head).toBe("ebcc/1 stored\n");
+    expect(second.size).toBeGreaterThan(first.size); // later() and its closure are in it now
+    expect(load(file, cacheDir, "stored").outcome).toBe("hit"); // covered: not written again
+    expect(header().bytes.equals(second.bytes)).toBe(true);
+    expect(load(file, cacheDir).outcome).toBe("hit"); // a run on no marked path never rewrites a cache
+    expect(header().bytes.equals(second.bytes)).toBe(true);
+    expect(load(file, cacheDir, "built").outcome).toBe("hit");
+    expect(header().head).toBe("ebcc/1 built,stored\n");
   });
 
   test("a changed file of the same length gets a cache of its own, never the old code; the old cache goes", () => {

@@ -1,11 +1,10 @@
 /**
- * The batch path (capsules/store/batch-put.ts): the same sealed files and receipts as one put at a time, the same
+ * A large batch through `putCapsulesConcurrently` (the scale bench's generator): the same sealed files and receipts as one put at a time, the same
  * idempotence and conflict rule, no temporary left behind, only ciphertext on disk, `afterPut` told of the batch.
  */
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { putCapsuleBatch } from "../../../capsules/store/batch-put.js";
 import { StoreError } from "../../../capsules/store/errors.js";
 import { openOrCreateStore } from "../../../capsules/store/store.js";
 import { unseal, SealKind } from "../../../src/crypto/seal.js";
@@ -23,13 +22,13 @@ function home(tag: string): string {
   return h;
 }
 
-describe("putCapsuleBatch", () => {
+describe("putCapsulesConcurrently, batches of many capsules", () => {
   test("stores every capsule as putCapsule would: sealed under its name, receipts valid, modes 0600, no temporaries", async () => {
     const store = await openOrCreateStore({ home: home("batch"), passphrase: undefined });
     const caps = Array.from({ length: 70 }, (_, i) => syntheticCapsule(i));
     const told: string[] = [];
     store.afterPut = (stored) => told.push(...stored.map((c) => c.id));
-    const results = await putCapsuleBatch(store, caps.map((c) => storable(c.bytes, c.id)));
+    const results = await store.putCapsulesConcurrently(caps.map((c) => storable(c.bytes, c.id)));
     expect(results).toEqual(caps.map((c) => ({ id: c.id, stored: "new" })));
     expect(told).toEqual(caps.map((c) => c.id));
     const dir = store.layout.capsules;
@@ -53,12 +52,12 @@ describe("putCapsuleBatch", () => {
     const store = await openOrCreateStore({ home: home("batch-conflict"), passphrase: undefined });
     const [a, b, c] = [syntheticCapsule(1), syntheticCapsule(2), syntheticCapsule(3)];
     store.putCapsule(storable(a.bytes, a.id));
-    expect(await putCapsuleBatch(store, [storable(a.bytes, a.id), storable(b.bytes, b.id)])).toEqual([
+    expect(await store.putCapsulesConcurrently([storable(a.bytes, a.id), storable(b.bytes, b.id)])).toEqual([
       { id: a.id, stored: "existing" },
       { id: b.id, stored: "new" },
     ]);
     const before = readFileSync(join(store.layout.capsules, `${a.id}.sealed`));
-    const err = await putCapsuleBatch(store, [storable(c.bytes, c.id), storable(a.prettyBytes, a.id)]).then(
+    const err = await store.putCapsulesConcurrently([storable(c.bytes, c.id), storable(a.prettyBytes, a.id)]).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -73,7 +72,7 @@ describe("putCapsuleBatch", () => {
   test("refuses anything that is not a pipeline value before writing", async () => {
     const store = await openOrCreateStore({ home: home("batch-refuse"), passphrase: undefined });
     const c = syntheticCapsule(4);
-    await expect(putCapsuleBatch(store, [{ bytes: c.bytes, id: c.id } as never])).rejects.toThrow(TypeError);
+    await expect(store.putCapsulesConcurrently([{ bytes: c.bytes, id: c.id } as never])).rejects.toThrow(TypeError);
     expect(store.capsuleIds()).toEqual([]);
   });
 });
