@@ -482,7 +482,7 @@ verify-export NEW --after OLDER'). Nothing is sent anywhere; recipients check th
 
 ${FORMAT_HELP}`,
   async run(args, ctx) {
-    refuseTeam(ctx, "review export");
+    if (teamUrlFrom(ctx.globalFlags.team, ctx.io.env) !== undefined) return (await import("./review-team.js")).teamExport(args, ctx);
     const { flags, positionals } = parseFlags(args, { out: { type: "string" }, ...FORMAT_FLAGS });
     if (positionals.length > 0) throw new CliError(`review export: unexpected argument ${JSON.stringify(positionals[0])}`);
     if (typeof flags.out !== "string" || flags.out === "") throw new CliError("review export: --out FILE is required");
