@@ -70,13 +70,6 @@ const EXPORT_MAX_BYTES = 256 * 1024 * 1024;
 
 // ---- shared plumbing ------------------------------------------------------------------------------------------
 
-/** Commands that do not work against the team queue yet refuse `--team` / EVIDENCE_BRIDGE_TEAM_URL (docs/team.md). */
-export function refuseTeam(ctx: CliContext, command: string): void {
-  if (teamUrlFrom(ctx.globalFlags.team, ctx.io.env) !== undefined) {
-    throw new CliError(`${command}: not available against the team queue yet (--team or EVIDENCE_BRIDGE_TEAM_URL is set): run it without a team database on the local store (docs/team.md "Limits")`);
-  }
-}
-
 /** Runs a command body, turning the library's expected errors into one-line CLI errors prefixed by the command. */
 export async function guarded<T>(command: string, body: () => Promise<T>): Promise<T> {
   try {
