@@ -8,8 +8,10 @@
  * checked by the closed outward vocabulary first and the outward guard over every team capsule this member can open
  * second; the marked formats (`--format stix|misp|csv`) are refused with `--team`.
  *
- * Not yet against the team queue: `review release` and `review serve` (they refuse `--team` with one line), private
- * and public notes (refused with `--team`), `--include-typology-matches` views (a member publishes the default view).
+ * `review serve --team` is bridge/review-page/team-server.ts (started by review-serve.ts).
+ *
+ * Not yet against the team queue: `review release` (it refuses `--team` with one line), private and public notes
+ * (refused with `--team`), `--include-typology-matches` views (a member publishes the default view).
  */
 import { approvalsText, REVIEW_REASONS, reasonProblem, VERB_DECISIONS, type ReviewReason, type ReviewVerb } from "../../../capsules/review/index.js";
 import { loadMemberKeys } from "../../../capsules/team/member-keys.js";

@@ -473,6 +473,11 @@ export, naming each refused capsule. The last line is a checkpoint signed by the
 count and record digests, so a recipient can check that a later export's log extends this one ('review
 verify-export NEW --after OLDER'). Nothing is sent anywhere; recipients check the file with 'review verify-export'.
 
+With --team URL (or EVIDENCE_BRIDGE_TEAM_URL) the approved candidates of the verified team chain are written instead
+(JSON Lines only; four-eyes as the team's signed membership counts it), each whole line checked by the outward
+vocabulary and then by the outward guard over every team capsule this member can open; the checkpoint is signed
+with this member's key (docs/team.md).
+
 ${FORMAT_HELP}`,
   async run(args, ctx) {
     if (teamUrlFrom(ctx.globalFlags.team, ctx.io.env) !== undefined) return (await import("./review-team.js")).teamExport(args, ctx);
