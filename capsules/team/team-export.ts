@@ -43,6 +43,8 @@ export interface TeamExportOutcome {
   exported: { capsule_sha256: string; candidate_sha256: string; seq: number; reviewer: string }[];
   pending: { capsule_sha256: string; candidate_sha256: string; approvals: ApprovalCount }[];
   approvals: number;
+  /** The guard the lines were checked with (the marked formats check their render with it too). */
+  guard: OutwardGuard;
 }
 
 const SHORT = 12;
@@ -74,7 +76,9 @@ function verifiedIn(d: ReviewRecord): (s: string) => boolean {
 /** Builds the export of a cold view, or throws ReviewError `export-refused` naming every refused capsule. */
 export function buildTeamExport(view: TeamView, keys: MemberKeys, pack: IntelligencePack): TeamExportOutcome {
   const state = view.chain.state;
+  const guard = teamGuard(view, pack);
   const out: TeamExportOutcome = {
+    guard,
     lines: [],
     exported: [],
     pending: [],
@@ -85,7 +89,6 @@ export function buildTeamExport(view: TeamView, keys: MemberKeys, pack: Intellig
       keys.sign,
     ),
   };
-  const guard = teamGuard(view, pack);
   const refusals: string[] = [];
   const seen = new Set<string>();
   let approved = 0;

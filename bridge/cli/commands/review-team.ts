@@ -6,7 +6,7 @@
  *
  * `review export --team` writes the JSON Lines export of the verified team chain (capsules/team/team-export.ts),
  * checked by the closed outward vocabulary first and the outward guard over every team capsule this member can open
- * second; the marked formats (`--format stix|misp|csv`) are refused with `--team`.
+ * second; the marked formats (`--format stix|misp|csv`) render those lines and are checked the same way.
  *
  * `review serve --team` is bridge/review-page/team-server.ts (started by review-serve.ts).
  *
@@ -26,7 +26,7 @@ import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliContext } from "../context.js";
 import { loadPack, write } from "./review.js";
-import { FORMAT_FLAGS } from "./review-formats.js";
+import { FORMAT_FLAGS, formatChoice, writeMarkedExport } from "./review-formats.js";
 import { openTeamPort, teamGuarded, teamUrl } from "./team.js";
 
 async function withView<T>(ctx: CliContext, mode: ViewMode, body: (view: TeamView, home: string) => Promise<T>): Promise<T> {
@@ -114,16 +114,19 @@ export async function teamExport(args: string[], ctx: CliContext): Promise<numbe
   const { flags, positionals } = parseFlags(args, { out: { type: "string" }, ...FORMAT_FLAGS });
   if (positionals.length > 0) throw new CliError(`review export: unexpected argument ${JSON.stringify(positionals[0])}`);
   if (typeof flags.out !== "string" || flags.out === "") throw new CliError("review export: --out FILE is required");
-  for (const f of Object.keys(FORMAT_FLAGS)) {
-    if (flags[f] !== undefined && !(f === "format" && flags[f] === "jsonl")) {
-      throw new CliError(`review export: --${f} is not supported with --team yet: the team export is JSON Lines only (docs/team.md "Limits")`);
-    }
-  }
   const out = resolve(flags.out);
+  const marked = formatChoice(flags, ctx);
   const pack = loadPack(ctx);
   return teamGuarded("review export", () =>
     withView(ctx, "cold", async (view, home) => {
-      const result = buildTeamExport(view, loadMemberKeys(home), pack);
+      const keys = loadMemberKeys(home);
+      const result = buildTeamExport(view, keys, pack);
+      if (marked !== undefined) {
+        // The marked formats: their render passes the outward vocabulary, then the guard over the team capsules.
+        const done = writeMarkedExport(ctx, marked, out, undefined, pack, { records: view.chain.records }, result, undefined, { fingerprint: keys.sign.fingerprint, secrets: result.guard });
+        await write(ctx, `${done.join("\n")}\n`);
+        return 0;
+      }
       // First line: every string of the lines is from the closed outward vocabulary; the form guard ran second
       // (inside buildTeamExport, over every team capsule's private values).
       const unlisted = vocabularyRefusal(pack, [...result.lines, result.checkpoint]);

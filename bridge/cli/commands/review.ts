@@ -474,7 +474,7 @@ count and record digests, so a recipient can check that a later export's log ext
 verify-export NEW --after OLDER'). Nothing is sent anywhere; recipients check the file with 'review verify-export'.
 
 With --team URL (or EVIDENCE_BRIDGE_TEAM_URL) the approved candidates of the verified team chain are written instead
-(JSON Lines only; four-eyes as the team's signed membership counts it), each whole line checked by the outward
+(four-eyes as the team's signed membership counts it; every format), each whole line checked by the outward
 vocabulary and then by the outward guard over every team capsule this member can open; the checkpoint is signed
 with this member's key (docs/team.md).
 

@@ -71,11 +71,6 @@ describePostgres("review export --team", () => describeShared("with the example 
     ok(await cli(rob, url, "review", "approve", target.capsule_sha256.slice(0, 12), "--reason", "corroborated"));
     ok(await cli(rita, url, "review", "approve", half.capsule_sha256.slice(0, 12), "--reason", "corroborated"));
 
-    // --format other than jsonl is refused with one line; nothing written
-    const stix = await cli(lead, url, "review", "export", "--out", join(lead, "x.stix"), "--format", "stix");
-    expect(stix.stderr).toMatch(/^evidence-bridge: review export: --format is not supported with --team yet/);
-    expect(existsSync(join(lead, "x.stix"))).toBe(false);
-
     const out = join(lead, "team.jsonl");
     const exported = ok(await cli(lead, url, "review", "export", "--out", out));
     expect(exported.stdout).toMatch(/^exported 1 approved candidate of team [0-9a-f]{12} \(2 approval line\(s\), 2 approval\(s\) required\)/);
@@ -101,8 +96,19 @@ describePostgres("review export --team", () => describeShared("with the example 
     const pack = testPack();
     const values = capsules.flatMap((c) => capsulePrivateValues(openCapsuleBytes(c.bytes, c.name).envelope, pack)).map((v) => v.value).filter((v) => v.length >= 6);
     expect(values.length).toBeGreaterThan(5);
-    const text = bytes.toString("utf8").toLowerCase();
-    for (const v of values) expect(text.includes(v.toLowerCase()), `a ${v.length}-character private value`).toBe(false);
+    // the marked formats render the same approved candidate, checked the same way
+    const stixOut = join(lead, "team.stix.json");
+    expect(ok(await cli(lead, url, "review", "export", "--out", stixOut, "--format", "stix")).stdout).toMatch(/^exported 1 approved lead as a STIX 2\.1 bundle marked TLP:AMBER\+STRICT/);
+    const csvOut = join(lead, "team.csv");
+    expect(ok(await cli(lead, url, "review", "export", "--out", csvOut, "--format", "csv")).stdout).toMatch(/^exported 1 approved lead as CSV/);
+    const mispOut = join(lead, "team-misp");
+    expect(ok(await cli(lead, url, "review", "export", "--out", mispOut, "--format", "misp")).stdout).toMatch(/^exported 1 approved lead as a MISP feed/);
+    const stixText = readFileSync(stixOut, "utf8");
+    expect(stixText).toContain(loadMemberKeys(lead).sign.fingerprint.slice("ed25519:".length, 20));
+    const manifest = readFileSync(join(mispOut, "manifest.json"), "utf8");
+    const texts = [bytes.toString("utf8"), stixText, readFileSync(csvOut, "utf8"), manifest, ...Object.keys(JSON.parse(manifest) as object).map((k) => readFileSync(join(mispOut, `${k}.json`), "utf8"))];
+    expect(texts.length).toBe(5);
+    for (const t of texts.map((x) => x.toLowerCase())) for (const v of values) expect(t.includes(v.toLowerCase()), `a ${v.length}-character private value`).toBe(false);
 
     // a hostile investigator plants a candidate holding a private value of the capsule it publishes with it
     const planted = capsulePrivateValues(openCapsuleBytes(held.bytes, held.name).envelope, pack).find((v) => v.kind === "ioc_value" && v.value.length >= 8);
@@ -140,6 +146,11 @@ describePostgres("review export --team", () => describeShared("with the example 
     expect(refused.stderr).toMatch(/^evidence-bridge: review export: (outward vocabulary|refused)/);
     expect(refused.stderr).not.toContain(planted!.value);
     expect(existsSync(out2)).toBe(false);
+    const stix2 = join(lead, "team2.stix.json");
+    const refusedStix = await cli(lead, url, "review", "export", "--out", stix2, "--format", "stix");
+    expect(refusedStix.code).not.toBe(0);
+    expect(refusedStix.stderr).not.toContain(planted!.value);
+    expect(existsSync(stix2)).toBe(false);
     expect(readFileSync(out).equals(bytes)).toBe(true);
   });
 }));
