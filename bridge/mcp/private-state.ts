@@ -23,6 +23,8 @@ export class PrivateState {
   private pack: { key: string; resolved: ResolvedPack } | undefined;
 
   private fetching: Promise<void> | undefined;
+  /** The store's modules, imported once (on first use, so `initialize` does not wait for them). */
+  private storeModules: ReturnType<typeof loadStoreModules> | undefined;
 
   constructor(
     readonly config: Config,
@@ -52,12 +54,17 @@ export class PrivateState {
     this.notice(`installed intelligence pack ${pack.version} (sha256 ${pack.sha256}) as ${homePackFiles(this.config.home).file}`);
   }
 
-  /** The existing store, or undefined when the data directory has none yet. Key errors propagate. */
+  /**
+   * The existing store, or undefined when the data directory has none yet. Key errors propagate. Asked before every
+   * proxied call (the outward guard reads a store another process created): without a store that costs a few
+   * stats (`surelyNoStore`), not a failed open.
+   */
   async existingStore(): Promise<SealedStore | undefined> {
     if (this.store) return this.store;
+    const { openStore, surelyNoStore, StoreError } = await (this.storeModules ??= loadStoreModules());
+    if (this.store) return this.store;
+    if (this.opening === undefined && surelyNoStore(this.config.home)) return undefined;
     this.opening ??= (async () => {
-      const { openStore } = await import("../../capsules/store/store.js");
-      const { StoreError } = await import("../../capsules/store/errors.js");
       try {
         this.store = await openStore({ home: this.config.home, passphrase: this.config.passphrase });
         return this.store;
@@ -111,6 +118,11 @@ export class PrivateState {
     this.pack = { key: keyNow(), resolved };
     return resolved;
   }
+}
+
+async function loadStoreModules() {
+  const [{ openStore, surelyNoStore }, { StoreError }] = await Promise.all([import("../../capsules/store/store.js"), import("../../capsules/store/errors.js")]);
+  return { openStore, surelyNoStore, StoreError };
 }
 
 function statKey(file: string): string {

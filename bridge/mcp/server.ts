@@ -30,6 +30,8 @@ export interface BridgeServerDeps {
   upstream: UpstreamHandles;
   /** The egress guard the upstream client asks too (capsules/guard/store-guard.ts). */
   egress: StoreGuard;
+  /** The private state the session's own public calls use too (a new one when not given). */
+  state?: PrivateState;
   /** The pack pin of the first-need fetch (published/pack/pinned.ts; a test may name its own synthetic pack). */
   packPin?: PackPin;
   /** Where the private state's one-line notices go (stderr when not given). */
@@ -45,7 +47,7 @@ export interface BridgeServer {
 }
 
 export function createBridgeServer(config: Config, deps: BridgeServerDeps): BridgeServer {
-  const state = new PrivateState(config, { pin: deps.packPin, notice: deps.notice });
+  const state = deps.state ?? new PrivateState(config, { pin: deps.packPin, notice: deps.notice });
   const egress = deps.egress;
   const mcp = new McpServer({ name: SERVER_NAME, version: deps.version }, { instructions: INSTRUCTIONS });
   mcp.server.onerror = (e) => deps.diagnostics(`mcp: ${safeErrorLine(e)}`);

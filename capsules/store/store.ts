@@ -576,6 +576,24 @@ export function storeHoldsSealedFiles(home: string): boolean {
 }
 
 /**
+ * True when `home` surely holds no store, so that {@link openStore} would throw `no-store`: the data directory is
+ * absent, or neither its `keys` nor its `store` directory exists (no key file, no sealed file can be below them).
+ * At most three stats that throw nothing; false means "open it to find out" (also for a `home` that is not a
+ * directory, whose error {@link openStore} reports). A process that asks on every outward call (the MCP server
+ * before each proxied call, docs/startup.md) pays this instead of a failed open.
+ */
+export function surelyNoStore(home: string): boolean {
+  try {
+    const dir = statSync(home, { throwIfNoEntry: false });
+    if (dir === undefined) return true;
+    if (!dir.isDirectory()) return false;
+    return lstatSync(keyLayout(home).dir, { throwIfNoEntry: false }) === undefined && lstatSync(storeLayout(home).root, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Opens an existing store. Throws {@link StoreError} `no-store` when the data directory has no store yet,
  * and the key errors of src/crypto/keys.ts (missing or exposed key files, wrong passphrase, mode mismatch).
  */

@@ -7,24 +7,39 @@ import { INDEX_ROOT } from "./constants.js";
 import { finding, type RegionalFinding } from "./findings.js";
 import { pathOf } from "../../src/json/value.js";
 import { compareDateTimes } from "./rfc3339.js";
+import { IdTable } from "./id-table.js";
 import type { RegionalEvent, RegionalHeader } from "./index-shape.js";
 
 export type { RegionalHeader };
+
+type Translation = NonNullable<RegionalEvent["english_translation"]>;
+
+/**
+ * What the consistency checks read of a conforming event: a checked {@link RegionalEvent} has it all, and so has
+ * what the byte lane returns (event-byte-lane.ts), which decodes only these strings.
+ */
+export type EventFacts = Pick<
+  RegionalEvent,
+  | "event_id"
+  | "current_in_wire"
+  | "event_page_available"
+  | "version_count"
+  | "version_ids"
+  | "first_recorded_at"
+  | "last_recorded_at"
+  | "published_at"
+  | "region_tags"
+  | "source_ids"
+  | "source_names"
+> & {
+  publisher_links: Pick<RegionalEvent["publisher_links"][number], "source_id">[];
+  english_translation: Pick<Translation, "translation_id" | "public_url"> | null;
+};
 
 /** The earliest or latest date-time of a field so far (every date-time here is one the schema accepted). */
 interface Extreme {
   text: string;
   event: number;
-}
-
-/**
- * A copy of an id that does not keep the event's text alive. Strings the parser returns are slices of the
- * event's decoded text; keeping one in the duplicate maps would keep every event's text until the end (tens of
- * megabytes for a large index, and slow garbage collection). Flattening a short concatenation copies the
- * characters.
- */
-function own(id: string): string {
-  return (" " + id).slice(1);
 }
 
 function p(...segs: (string | number)[]): string {
@@ -33,8 +48,8 @@ function p(...segs: (string | number)[]): string {
 
 export class ConsistencyCheck {
   private readonly sources = new Map<string, { index: number; name: string; listedBy: number }>();
-  private readonly eventIds = new Map<string, number>();
-  private readonly versionIds = new Map<string, number>();
+  private readonly eventIds = new IdTable("event-");
+  private readonly versionIds = new IdTable("eventv-");
   private events = 0;
   private current = 0;
   private pages = 0;
@@ -57,7 +72,7 @@ export class ConsistencyCheck {
     });
   }
 
-  addEvent(i: number, ev: RegionalEvent): void {
+  addEvent(i: number, ev: EventFacts): void {
     const at = (...segs: (string | number)[]) => pathOf(INDEX_ROOT, ["events", i, ...segs]);
     this.events++;
     if (ev.current_in_wire) this.current++;
@@ -65,15 +80,13 @@ export class ConsistencyCheck {
     if (ev.english_translation !== null) this.translated++;
     this.versions += ev.version_count;
 
-    const firstSeen = this.eventIds.get(ev.event_id);
-    if (firstSeen !== undefined) this.out(finding(at("event_id"), "duplicate-event-id", `${ev.event_id} is already listed at events[${firstSeen}]`));
-    else this.eventIds.set(own(ev.event_id), i);
+    const firstSeen = this.eventIds.claim(ev.event_id, i);
+    if (firstSeen >= 0) this.out(finding(at("event_id"), "duplicate-event-id", `${ev.event_id} is already listed at events[${firstSeen}]`));
 
     for (let k = 0; k < ev.version_ids.length; k++) {
       const v = ev.version_ids[k];
-      const owner = this.versionIds.get(v);
-      if (owner !== undefined) this.out(finding(at("version_ids", k), "duplicate-version-id", `${v} also belongs to events[${owner}]`));
-      else this.versionIds.set(own(v), i);
+      const owner = this.versionIds.claim(v, i);
+      if (owner >= 0) this.out(finding(at("version_ids", k), "duplicate-version-id", `${v} also belongs to events[${owner}]`));
     }
     if (ev.version_count !== ev.version_ids.length) {
       this.out(finding(at("version_count"), "version-count", `is ${ev.version_count} but version_ids lists ${ev.version_ids.length}`));

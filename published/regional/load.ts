@@ -11,8 +11,9 @@
  * messages and positions for the few top-level grammar errors, and errors inside a slice are moved to
  * document positions. The path of an error is the one the strict loader names (`location`).
  *
- * The scan of each event also gathers the facts the fast lane needs (event-fast-lane.ts: whether `JSON.parse` reads
- * the event as the strict loader would, its member count, whether its bytes are canonical); `fast(i)` gives them.
+ * `raw(i)` gives an event's span for the byte lane (event-byte-lane.ts); `fast(i)` scans the event for the facts the
+ * fast lane needs (event-fast-lane.ts: whether `JSON.parse` reads the event as the strict loader would, its member
+ * count, whether its bytes are canonical), only when asked.
  *
  * Why bytes and not the decoded text: decoding a large index with any non-ASCII character makes one two-byte string
  * of the whole document (about 0.4 s and 110 MB more for the 56.6 MB bench index), while its slices are mostly
@@ -24,6 +25,7 @@ import { byteOfUnit, positionText, scanContainer, skipWhitespace, valueEnd, type
 import { indexPath, memberPath, type JsonValue } from "../../src/json/value.js";
 import { INDEX_ROOT } from "./constants.js";
 import type { FastSlice } from "./event-fast-lane.js";
+import type { EventBytes } from "./event-byte-lane.js";
 
 /** A document that is not strict JSON: the loader's rule and message, and the path where it happened. */
 export interface LoadFailure {
@@ -51,6 +53,8 @@ export interface EventSource {
    * loader does; else undefined.
    */
   fast?(i: number): FastSlice | undefined;
+  /** Where element `i` lies in the input, when the input was bytes (for the byte lane, event-byte-lane.ts). */
+  raw?(i: number): EventBytes;
 }
 
 /** A loaded index: its top-level members (in document order, `events` excluded when streamed) and the events. */
@@ -90,10 +94,6 @@ class Scanner {
   private pos = 0;
   private readonly header = new Map<string, JsonValue>();
   private spans: number[] | undefined;
-  /** Per event: the members the scan counted, or -1 when the event may not take the fast lane. */
-  private readonly fastMembers: number[] = [];
-  /** Per event: whether its slice is compact with only canonical escapes. */
-  private readonly compact: boolean[] = [];
   private readonly facts: SliceFacts = { plain: false, compact: false, members: 0 };
 
   private readonly buffer: Buffer;
@@ -168,15 +168,7 @@ class Scanner {
       return spans;
     }
     for (;;) {
-      const facts = this.facts;
-      let end = scanContainer(b, this.pos, facts);
-      if (end < 0) {
-        facts.plain = false;
-        facts.compact = false;
-        end = this.valueEnd(this.pos, indexPath(memberPath(INDEX_ROOT, "events"), spans.length / 2), ROOT_DEPTH - 2);
-      }
-      this.fastMembers.push(facts.plain ? facts.members : -1);
-      this.compact.push(facts.compact);
+      const end = this.valueEnd(this.pos, indexPath(memberPath(INDEX_ROOT, "events"), spans.length / 2), ROOT_DEPTH - 2);
       spans.push(this.pos, end);
       this.pos = end;
       if (!this.next(0x5d, indexPath(memberPath(INDEX_ROOT, "events"), spans.length / 2 - 1))) return spans;
@@ -200,12 +192,14 @@ class Scanner {
       get: (i: number) => this.parseSlice(spans[2 * i], spans[2 * i + 1], indexPath(events, i), ROOT_DEPTH - 2),
       // The whole input was checked as UTF-8 before the scan, and spans start and end on ASCII bytes.
       text: (i: number) => lenientDecoder.decode(this.bytes.subarray(spans[2 * i], spans[2 * i + 1])),
+      raw: (i: number) => ({ bytes: this.buffer, start: spans[2 * i], end: spans[2 * i + 1] }),
       fast: (i: number) => {
-        const members = this.fastMembers[i];
-        if (members === undefined || members < 0) return undefined;
+        // The slice's facts are gathered only for an event the byte lane left (most events never need them).
         const start = spans[2 * i];
         const end = spans[2 * i + 1];
-        return { text: this.buffer.toString("utf8", start, end), bytes: this.bytes.subarray(start, end), members, compact: this.compact[i] };
+        const facts = this.facts;
+        if (scanContainer(this.bytes, start, facts) !== end || !facts.plain) return undefined;
+        return { text: this.buffer.toString("utf8", start, end), bytes: this.bytes.subarray(start, end), members: facts.members, compact: facts.compact };
       },
     };
   }

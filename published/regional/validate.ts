@@ -16,7 +16,8 @@ import { fromPlain, PlainValueError } from "./from-plain.js";
 import { IndexLoadError, loadIndexBytes, type EventSource, type LoadedIndex, type LoadFailure } from "./load.js";
 import { INDEX_DIALECT } from "./index-dialect.js";
 import { fastEvent } from "./event-fast-lane.js";
-import { shapesFor, type ProfileShapes, type RegionalEvent } from "./index-shape.js";
+import { byteEvent, writeByteEventCanonical } from "./event-byte-lane.js";
+import { shapesFor, type EventShape, type ProfileShapes, type RegionalEvent } from "./index-shape.js";
 
 /** Our reading of `content_sha256`; the format states only its pattern. */
 export const CONTENT_SHA256_RULE =
@@ -183,7 +184,15 @@ export function validateLoadedIndex(loaded: LoadedIndex, opts: ValidateOptions =
   if (events !== undefined) {
     const eventsPath = memberPath(INDEX_ROOT, "events");
     for (let i = 0; i < events.count; i++) {
-      // The fast lane takes only an event it proves conforming; the strict lane decides every other one.
+      // The byte lane, then the fast lane, take only an event they prove conforming; the strict lane decides every
+      // other one.
+      const raw = events.raw?.(i);
+      const facts = raw !== undefined ? byteEvent(raw, shapes.event) : undefined;
+      if (facts !== undefined) {
+        digest.canonicalBytes(shapes.event);
+        if (consistency !== undefined && errors.total === 0) consistency.addEvent(i, facts);
+        continue;
+      }
       const slice = events.fast?.(i);
       const fast = slice !== undefined ? fastEvent(slice, shapes.event) : undefined;
       if (fast !== undefined) {
@@ -312,6 +321,15 @@ class DigestRun {
       }
       const text = JSON.stringify(ev);
       this.d.raw(this.firstEvent ? text : `,${text}`);
+    }
+    this.firstEvent = false;
+  }
+
+  /** Writes the next event, the one the byte lane accepted last for `shape`. */
+  canonicalBytes(shape: EventShape): void {
+    if (this.d instanceof CanonicalDigest) {
+      if (!this.firstEvent) this.d.raw(",");
+      writeByteEventCanonical(shape, this.d);
     }
     this.firstEvent = false;
   }

@@ -113,6 +113,62 @@ export function stringRunEnd(b: Uint8Array, i: number): number {
   return n;
 }
 
+/** What {@link canonicalStringEnd} found besides the end: whether the string has escapes, whether it is all ASCII. */
+export interface StringFacts {
+  escaped: boolean;
+  ascii: boolean;
+}
+
+/**
+ * Offset of the quote closing the string that opens at `open`, when every byte of it up to `end` is one
+ * `JSON.stringify` would write there: no raw control character, and only the escapes `\"` `\\` `\b` `\f` `\n` `\r`
+ * `\t` and, for the other control characters, `\u00xx` in lowercase hex. -1 otherwise (also when no quote closes it
+ * before `end`). Such a string's bytes are its canonical text (capsule-v1 §4.1) once the input is valid UTF-8.
+ * `view` is a DataView of `b`: bytes are read four at a time while none is a quote, a backslash or a control
+ * character (exact word tests).
+ */
+export function canonicalStringEnd(b: Uint8Array, view: DataView<ArrayBufferLike>, open: number, end: number, facts: StringFacts): number {
+  let i = open + 1;
+  let escaped = false;
+  let high = 0;
+  for (;;) {
+    while (i + 4 <= end) {
+      const w = view.getInt32(i);
+      const q = w ^ 0x22222222;
+      const s = w ^ 0x5c5c5c5c;
+      if ((((q - 0x01010101) & ~q) | ((s - 0x01010101) & ~s) | ((w - 0x20202020) & ~w)) & 0x80808080) break;
+      high |= w;
+      i += 4;
+    }
+    if (i >= end) return -1;
+    const c = b[i];
+    if (c === 0x22) break;
+    if (c === 0x5c) {
+      escaped = true;
+      const e = b[i + 1];
+      if (e === 0x22 || e === 0x5c || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+        i += 2;
+        continue;
+      }
+      if (e !== 0x75 || b[i + 2] !== 0x30 || b[i + 3] !== 0x30) return -1;
+      const h = b[i + 4];
+      const l = b[i + 5];
+      const low = l >= 0x30 && l <= 0x39 ? l - 0x30 : l >= 0x61 && l <= 0x66 ? l - 0x57 : -1;
+      if ((h !== 0x30 && h !== 0x31) || low < 0) return -1;
+      const unit = (h - 0x30) * 16 + low;
+      if (unit === 0x08 || unit === 0x09 || unit === 0x0a || unit === 0x0c || unit === 0x0d) return -1;
+      i += 6;
+      continue;
+    }
+    if (c < 0x20) return -1;
+    high |= c;
+    i++;
+  }
+  facts.escaped = escaped;
+  facts.ascii = (high & 0x80808080) === 0;
+  return i;
+}
+
 /**
  * Offset of the quote that closes the string opening at `open`, or `b.length` when none does. A quote ends the
  * string unless an odd run of backslashes precedes it. `indexOf` finds quotes natively, several times faster than

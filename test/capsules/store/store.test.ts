@@ -1,12 +1,12 @@
 /** The sealed store (capsules/store/store.ts): puts, idempotence, conflicts, receipts, messages, layout and modes. */
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync, unlinkSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, mkdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { loadCapsuleBytes } from "../../../capsules/capsule/load.js";
 import { verifyCapsule } from "../../../capsules/capsule/verify.js";
 import { StoreError } from "../../../capsules/store/errors.js";
 import { checkStoredReceipt, RECEIPT_FORMAT } from "../../../capsules/store/receipts.js";
-import { openOrCreateStore, openStore } from "../../../capsules/store/store.js";
+import { openOrCreateStore, openStore, surelyNoStore } from "../../../capsules/store/store.js";
 import { KeyError } from "../../../src/crypto/errors.js";
 import { SEAL_MAGIC } from "../../../src/crypto/seal.js";
 import { sha256Hex } from "../../../src/hash.js";
@@ -170,6 +170,38 @@ describe("retained messages", () => {
 });
 
 describe("opening", () => {
+  test("surelyNoStore says true only where openStore finds no store, and false wherever it opens one or fails", async () => {
+    const verdict = (h: string) => openStore({ home: h, passphrase: undefined }).then(
+      () => "opened",
+      (e: unknown) => (e instanceof StoreError && e.code === "no-store" ? "no-store" : "error"),
+    );
+    const h = home("surely");
+    // Absent, then empty: no store, and the cheap check knows it.
+    expect([surelyNoStore(h), await verdict(h)]).toEqual([true, "no-store"]);
+    mkdirSync(h, { mode: 0o700 });
+    expect([surelyNoStore(h), await verdict(h)]).toEqual([true, "no-store"]);
+    // An empty keys directory: still no store, but only opening can tell.
+    mkdirSync(join(h, "keys"));
+    expect([surelyNoStore(h), await verdict(h)]).toEqual([false, "no-store"]);
+    rmSync(join(h, "keys"), { recursive: true });
+    // A link named keys, even one that leads nowhere, is left to openStore.
+    symlinkSync(join(h, "nowhere"), join(h, "keys"));
+    expect(surelyNoStore(h)).toBe(false);
+    unlinkSync(join(h, "keys"));
+    // A store: opened.
+    const store = await openOrCreateStore({ home: h, passphrase: undefined });
+    const c = syntheticCapsule(31);
+    store.putCapsule(storable(c.bytes, c.id));
+    expect([surelyNoStore(h), await verdict(h)]).toEqual([false, "opened"]);
+    // Sealed files without their keys: an error, never "no store".
+    rmSync(join(h, "keys"), { recursive: true });
+    expect([surelyNoStore(h), await verdict(h)]).toEqual([false, "error"]);
+    // A data directory that is a file: openStore's error.
+    const file = join(h, "a-file");
+    writeFileSync(file, "x");
+    expect([surelyNoStore(file), await verdict(file)]).toEqual([false, "error"]);
+  });
+
   test("no store yet; sealed files without keys; stale temps are cleaned on open", async () => {
     const h = home("open");
     await expect(openStore({ home: h, passphrase: undefined })).rejects.toThrow(
