@@ -38,7 +38,7 @@ function capsuleValues(i: number): PrivateValue[] {
   ];
 }
 
-const CALLS: [Record<string, unknown>, Record<string, unknown> | undefined][] = [
+export const CALLS: [Record<string, unknown>, Record<string, unknown> | undefined][] = [
   [{ name: "ooni-gfw", max_rows: 25 }, { progressToken: 1 }],
   [{ name: "eval-assurance", max_rows: 10 }, undefined],
   [{ view: "machine-analysis", limit: 10 }, { progressToken: "p-2" }],

@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: runs every benchmark module that exists in this build and prints one table.
- * `npm run bench -- NAME...` runs only the named groups.
+ * `npm run bench -- NAME...` runs only the named groups. `--scale-sizes 1000,10000` (or the environment variable
+ * EVIDENCE_BRIDGE_BENCH_SCALE_SIZES) picks the store sizes of the `scale` group (default 1,000, 10,000 and 100,000).
  *
  * Each group runs in a process of its own (this file again, with `--rows-json NAME`), as every real command does:
  * in one process shared by all groups, what earlier groups left in the heap was collected inside later in-process
@@ -26,7 +27,11 @@ const GROUPS: Record<string, readonly [string, string]> = {
   guard: ["./guard.bench.js", "benchGuard"],
   allowlist: ["./upstream-allowlist.bench.js", "benchUpstreamAllowlist"],
   team: ["./team.bench.js", "benchTeam"],
+  scale: ["./scale.bench.js", "benchScale"],
 };
+
+/** The `scale` group's sizes (scale.bench.ts reads it; the children inherit it). */
+const SCALE_SIZES_ENV = "EVIDENCE_BRIDGE_BENCH_SCALE_SIZES";
 
 /** Runs each group in a child process and prints one table of all their rows. */
 function runGroups(names: string[]): void {
@@ -77,6 +82,16 @@ async function groupRows(names: string[]): Promise<BenchResult[]> {
 const ROWS_JSON = "--rows-json";
 
 const args = process.argv.slice(2);
+const sizesAt = args.findIndex((a) => a === "--scale-sizes" || a.startsWith("--scale-sizes="));
+if (sizesAt >= 0) {
+  const [flag] = args.splice(sizesAt, 1);
+  const value = flag.includes("=") ? flag.slice(flag.indexOf("=") + 1) : args.splice(sizesAt, 1)[0];
+  if (value === undefined) {
+    process.stderr.write("bench: --scale-sizes needs a comma-separated list of capsule counts\n");
+    process.exit(2);
+  }
+  process.env[SCALE_SIZES_ENV] = value;
+}
 if (args[0] === ROWS_JSON) {
   process.stdout.write(JSON.stringify(await groupRows(args.slice(1))));
 } else {

@@ -15,6 +15,7 @@ import { isJsonFloat, isJsonObject, type JsonObject } from "../../src/json/value
 import type { IntelligencePack } from "../../published/pack/types.js";
 import { FALLBACK_RATE } from "../assessment/types.js";
 import { decodeBase64Strict } from "../capsule/base64.js";
+import { ownString } from "../../src/json/own-string.js";
 
 /** What a private value is; reported instead of the value itself. */
 export type PrivateKind =
@@ -96,7 +97,10 @@ export function assessmentPrivateValues(doc: unknown, pack?: IntelligencePack): 
     const key = `${kind}\u0000${ioc ?? ""}\u0000${value}`;
     if (seen.has(key)) return;
     seen.add(key);
-    out.push(ioc === undefined ? { kind, value } : { kind, value, ioc });
+    // Values outlive the parsed document (a store guard keeps them for the life of a process): each gets characters
+    // of its own, so it does not keep the whole assessment text alive (src/json/own-string.ts).
+    const own = ownString(value);
+    out.push(ioc === undefined ? { kind, value: own } : { kind, value: own, ioc });
   };
   const detector = get(doc, "detector");
   for (const [k, values] of entries(get(detector, "iocs"))) {

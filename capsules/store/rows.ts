@@ -15,6 +15,7 @@ import { TIER_RANK } from "../assessment/vocabulary.js";
 import { decodeBase64Strict } from "../capsule/base64.js";
 import { isRfc3339 } from "../capsule/fields.js";
 import { HEX24, HEX64 } from "../assessment/text-rules.js";
+import { ownString } from "../../src/json/own-string.js";
 
 export const REVIEW_STATUSES = ["HUMAN_REVIEW_REQUIRED", "APPROVED_FOR_RELEASE", "REJECTED", "NEEDS_MORE_EVIDENCE"] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
@@ -67,12 +68,13 @@ function member(o: JsonValue | undefined, key: string): JsonValue | undefined {
   return isJsonObject(o) ? o.get(key) : undefined;
 }
 
+// Rows outlive the parsed capsule: every string kept in one is the vocabulary's own or a copy (src/json/own-string.ts).
 function tierOf(v: JsonValue | undefined): Tier | null {
-  return typeof v === "string" && TIER_SET.has(v) ? (v as Tier) : null;
+  return typeof v === "string" && TIER_SET.has(v) ? (TIERS.find((t) => t === v) ?? null) : null;
 }
 
 function familiesOf(v: JsonValue | undefined): string[] {
-  return Array.isArray(v) ? v.filter((f): f is string => typeof f === "string" && FAMILY_SET.has(f)) : [];
+  return Array.isArray(v) ? v.filter((f): f is string => typeof f === "string" && FAMILY_SET.has(f)).map(ownString) : [];
 }
 
 function iocCounts(iocs: JsonValue | undefined): Record<IocKind, number> {
@@ -105,7 +107,7 @@ function assessmentOf(content: JsonObject): JsonObject | undefined {
 }
 
 function keyOf(v: JsonValue | undefined, shape: RegExp): string | null {
-  return typeof v === "string" && shape.test(v) ? v : null;
+  return typeof v === "string" && shape.test(v) ? ownString(v) : null;
 }
 
 /** Row facts of the capsule stored under `id` (its envelope already checked against the id). */
@@ -119,7 +121,7 @@ export function indexFacts(id: string, envelope: JsonObject): { facts: RowFacts;
   const created = member(content, "created_at");
   const base: RowFacts = {
     id,
-    created_at: typeof created === "string" && isRfc3339(created) ? created : null,
+    created_at: typeof created === "string" && isRfc3339(created) ? ownString(created) : null,
     kind: "other",
     tiers: { detector: null, threat: null, overall: null },
     families: [],

@@ -9,8 +9,8 @@ import { AssessmentError } from "../assessment/errors.js";
 import { parseAssessment } from "../assessment/parse-assessment.js";
 import type { Assessment } from "../assessment/types.js";
 import { readCapsuleSource } from "../pipeline/capsule-source.js";
-import { OutwardGuard } from "../guard/outward-guard.js";
-import { assessmentPrivateValues } from "../guard/private-values.js";
+import { OutwardGuard, type ValueGroup } from "../guard/outward-guard.js";
+import { assessmentPrivateValues, type PrivateValue } from "../guard/private-values.js";
 import { guardExport } from "../exports/guard-export.js";
 import type { SealedStore } from "../store/store.js";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
@@ -20,8 +20,9 @@ import { matchToken, tokenFileBytes, TokenFileError, type TokenFile } from "./to
 
 interface CapsuleIocs {
   id: string;
-  assessment: Assessment;
   values: { kind: IocKind; value: string }[];
+  /** The assessment's private values (the guard over the token file), when asked for. */
+  privateValues?: PrivateValue[];
 }
 
 function readAssessment(store: SealedStore, id: string): Assessment | undefined {
@@ -47,13 +48,15 @@ function iocsOf(a: Assessment): { kind: IocKind; value: string }[] {
   return out;
 }
 
-function storeIocs(store: SealedStore): CapsuleIocs[] {
-  const out: CapsuleIocs[] = [];
+/**
+ * Every readable capsule's IOC values, one capsule at a time: a capsule's parsed assessment is dropped as soon as its
+ * values are taken (a store of 100,000 capsules never holds 100,000 parsed assessments).
+ */
+function* storeIocs(store: SealedStore, opts: { privateValues?: boolean } = {}): Generator<CapsuleIocs> {
   for (const id of store.capsuleIds()) {
     const assessment = readAssessment(store, id);
-    if (assessment !== undefined) out.push({ id, assessment, values: iocsOf(assessment) });
+    if (assessment !== undefined) yield { id, values: iocsOf(assessment), privateValues: opts.privateValues ? assessmentPrivateValues(assessment) : undefined };
   }
-  return out;
 }
 
 /** Per capsule, per kind, its tokens. */
@@ -75,11 +78,19 @@ export interface TokenExport {
   capsules: number;
 }
 
-/** The store's token file under `key`, guarded; throws {@link TokenFileError} on a guard hit. */
+/**
+ * The store's token file under `key`, guarded (the tokens and the generation time exempt, everything else searched); throws
+ * {@link TokenFileError} on a guard hit. The guard is the one
+ * over every stored capsule's private values, narrowed to the values that may occur in the file (outward-guard.ts
+ * `narrowed`: the same verdict on the file as the full guard, without indexing every value of the store).
+ */
 export function exportStoreTokens(store: SealedStore | undefined, key: GroupKey, now = new Date()): TokenExport {
-  const capsules = store === undefined ? [] : storeIocs(store);
   const tokens = new Map<IocKind, Set<string>>();
-  for (const c of capsules) {
+  const groups: ValueGroup[] = [];
+  let capsules = 0;
+  for (const c of store === undefined ? [] : storeIocs(store, { privateValues: true })) {
+    capsules++;
+    groups.push({ values: c.privateValues! });
     for (const [kind, set] of tokensOf(c, key)) {
       let all = tokens.get(kind);
       if (all === undefined) tokens.set(kind, (all = new Set()));
@@ -88,12 +99,22 @@ export function exportStoreTokens(store: SealedStore | undefined, key: GroupKey,
   }
   const file: TokenFile = { keyId: key.keyId, generatedAt: Math.floor(now.getTime() / 1000), tokens };
   const bytes = tokenFileBytes(file);
-  const guard = new OutwardGuard(capsules.flatMap((c) => assessmentPrivateValues(c.assessment)));
-  const reason = guardExport(bytes, guard, { json: true, what: "the token file" });
+  // Two parts of the file are public by construction and not searched: the tokens (keyed HMACs, each checked to be
+  // 64 lowercase hex digits by tokenFileBytes) and the generation time (the clock). A hex digest holds digit runs,
+  // and a 10-digit time is one, that a phone number's digits match by chance once a store holds a few hundred phones
+  // (the file of a 1,000-capsule store was refused). Everything else of the file is searched: the same bytes with
+  // the time written as 0, the tokens taken out.
+  const isToken = (s: string) => s.length === 64 && [...tokens.values()].some((set) => set.has(s));
+  const searchedBytes = tokenFileBytes({ ...file, generatedAt: 0 });
+  const text = new TextDecoder().decode(searchedBytes);
+  const searched = text.replace(/"([0-9a-f]{64})"/g, (whole, t: string) => (isToken(t) ? '" "' : whole));
+  // What guardExport searches: the text without the tokens and the parsed value without them.
+  const guard = OutwardGuard.narrowed(groups, [searched, JSON.parse(text) as unknown], { isPublic: isToken });
+  const reason = guardExport(searchedBytes, guard, { json: true, what: "the token file", isPublicString: isToken });
   if (reason !== undefined) throw new TokenFileError(`refused, nothing was written: ${reason}`);
   const counts: Partial<Record<IocKind, number>> = {};
   for (const [k, s] of tokens) counts[k] = s.size;
-  return { bytes, counts, capsules: capsules.length };
+  return { bytes, counts, capsules };
 }
 
 export interface TokenMatch {

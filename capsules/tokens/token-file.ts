@@ -40,10 +40,22 @@ export function matchToken(key: Uint8Array, kind: IocKind, canonical: string): s
   return createHmac("sha256", key).update(`${kind}\u0000${canonical}`, "utf8").digest("hex");
 }
 
+/**
+ * A kind's token list may be as long as the file allows (a store of 100,000 capsules holds far more than the 512
+ * items the capsule format bounds an array to): at most this many tokens per kind are read, and the file's byte bound
+ * comes first (64 MiB holds about a million 64-digit tokens).
+ */
+export const MAX_TOKENS_PER_KIND = 1 << 20;
+const TOKENS_PLACEHOLDER = '"tokens":{}';
+
+/**
+ * The file's bytes: the canonical JSON of the document (sorted members, no spaces) + LF. The members other than
+ * `tokens` go through the canonical writer (its 512-item bound never binds them); the token lists, 64 lowercase hex
+ * digits each (checked), are written in place of the empty `tokens` object, each sorted, kinds in code-point order:
+ * exactly the canonical writer's output, without its per-array bound.
+ */
 export function tokenFileBytes(file: TokenFile): Uint8Array {
   const kinds = IOC_KINDS.filter((k) => (file.tokens.get(k)?.size ?? 0) > 0);
-  const tokens: Record<string, string[]> = {};
-  for (const k of kinds) tokens[k] = [...file.tokens.get(k)!].sort();
   const doc = {
     algorithm: TOKEN_ALGORITHM,
     "canonicalization-format": CANONICALIZATION,
@@ -52,14 +64,19 @@ export function tokenFileBytes(file: TokenFile): Uint8Array {
     keyid: file.keyId,
     kinds,
     name: TOKEN_FILE_NAME,
-    tokens,
+    tokens: {},
     version: 1,
   };
-  const bytes = canonicalBytes(doc, "token file");
-  const out = new Uint8Array(bytes.length + 1);
-  out.set(bytes);
-  out[bytes.length] = 0x0a;
-  return out;
+  const head = new TextDecoder().decode(canonicalBytes(doc, "token file"));
+  const at = head.indexOf(TOKENS_PLACEHOLDER);
+  if (at < 0 || head.indexOf(TOKENS_PLACEHOLDER, at + 1) >= 0) throw new TokenFileError("token file: the tokens member is not where the canonical writer puts it");
+  const lists = [...kinds].sort().map((k) => {
+    const list = [...file.tokens.get(k)!].sort();
+    if (list.length > MAX_TOKENS_PER_KIND) throw new TokenFileError(`token file.tokens.${k}: more than ${MAX_TOKENS_PER_KIND} tokens`);
+    for (const t of list) if (!TOKEN.test(t)) throw new TokenFileError(`token file.tokens.${k}: a token is not 64 lowercase hexadecimal digits`);
+    return `"${k}":["${list.join('","')}"]`;
+  });
+  return new TextEncoder().encode(`${head.slice(0, at)}"tokens":{${lists.join(",")}}${head.slice(at + TOKENS_PLACEHOLDER.length)}\n`);
 }
 
 const MEMBERS = new Set(["algorithm", "canonicalization-format", "description", "generated-timestamp", "keyid", "kinds", "name", "tokens", "version"]);
@@ -77,7 +94,7 @@ export function parseTokenFile(bytes: Uint8Array): TokenFile {
   if (bytes.length > TOKEN_FILE_MAX_BYTES) fail("token file", `larger than ${TOKEN_FILE_MAX_BYTES} bytes`);
   let doc: JsonValue;
   try {
-    doc = parseStrictJson(bytes);
+    doc = parseStrictJson(bytes, { maxItems: MAX_TOKENS_PER_KIND });
   } catch (e) {
     fail("token file", (e as Error).message);
   }

@@ -1,7 +1,8 @@
 /**
- * The tsc output (dist/, plain ES modules) is what `npm run bench` and some end-to-end tests run: every module of
- * the four source roots must load in plain Node, without the tsx loader or the bundler's help (a JSON package
- * imported without `with { type: "json" }` loads under both and fails here).
+ * The compiled output (dist/, plain ES modules: tsc for `npm run bench`, esbuild for `npm test`) is what the bench
+ * and some end-to-end tests run: every module of the four source roots must load in plain Node, without the tsx
+ * loader or the bundler's help (a JSON package imported without `with { type: "json" }` loads under both and fails
+ * here).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";

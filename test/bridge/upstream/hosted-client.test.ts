@@ -34,7 +34,7 @@ describeShared("hosted client against the double", () => {
   let diagnostics: string[];
   let clients: HostedClient[];
   let stdoutWrites: unknown[][];
-  const realWrite = process.stdout.write.bind(process.stdout);
+  const realWrite = process.stdout.write;
 
   const client = (extra: Partial<HostedClientOptions> = {}) => {
     const c = new HostedClient({
