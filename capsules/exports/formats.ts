@@ -37,6 +37,11 @@ export interface FormatExportOptions {
   producer: Producer;
   /** Released values by candidate digest (capsules/release `releasedValues`); none by default. */
   released?: ReadonlyMap<string, readonly ReleasedValue[]>;
+  /**
+   * The guard over the private values the export is checked against, instead of the store's (`review export --team`
+   * passes the guard over every team capsule the member can open, capsules/team/team-export.ts).
+   */
+  secrets?: OutwardGuard;
 }
 
 export interface FormatExport {
@@ -119,7 +124,7 @@ export function buildFormatExport(
   // (capsules/allowlist/outward-vocabulary.ts).
   const unlisted = vocabularyRefusal(pack, lines, guarded.map((f) => ({ ...f, json: f.name.endsWith(".json") })));
   if (unlisted !== undefined) throw new FormatExportError(`refused, nothing was exported: ${unlisted}`);
-  const secrets = storeSecrets(store, pack, new Set(leads.map((l) => l.capsule_sha256)));
+  const secrets = opts.secrets ?? storeSecrets(store, pack, new Set(leads.map((l) => l.capsule_sha256)));
   const hits: string[] = [];
   const packUrls = new Set(pack.sources.map((s) => s.url));
   for (const f of guarded) {

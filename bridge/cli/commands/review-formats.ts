@@ -27,6 +27,8 @@ import {
   type TlpLevel,
 } from "../../../capsules/exports/index.js";
 import { readInstallationPublicKey } from "../../../src/crypto/keys.js";
+import type { Producer } from "../../../capsules/exports/producer.js";
+import type { OutwardGuard } from "../../../capsules/guard/outward-guard.js";
 import type { IntelligencePack } from "../../../published/pack/types.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
@@ -103,17 +105,24 @@ export function writeMarkedExport(
   out: string,
   store: SealedStore | undefined,
   pack: IntelligencePack,
-  log: LogVerification,
-  result: ExportOutcome,
+  log: Pick<LogVerification, "records">,
+  result: Pick<ExportOutcome, "lines">,
   released?: ReadonlyMap<string, readonly ReleasedValue[]>,
+  team?: { fingerprint: string; secrets: OutwardGuard },
 ): string[] {
-  const home = configFrom(ctx).home;
-  const key = readInstallationPublicKey(home);
-  if (key === undefined) throw new CliError(`review export: no installation keys in ${home}: the export names the installation by its signing key`);
   const since = log.records[0]?.record.decided_at ?? "1970-01-01T00:00:00Z";
+  let producer: Producer;
+  // A team export names the exporting member's key; a local one the installation's.
+  if (team !== undefined) producer = { fingerprint: team.fingerprint, since };
+  else {
+    const home = configFrom(ctx).home;
+    const key = readInstallationPublicKey(home);
+    if (key === undefined) throw new CliError(`review export: no installation keys in ${home}: the export names the installation by its signing key`);
+    producer = { fingerprint: key.fingerprint, since };
+  }
   let built;
   try {
-    built = buildFormatExport(store, pack, result.lines, { ...choice, producer: { fingerprint: key.fingerprint, since }, released });
+    built = buildFormatExport(store, pack, result.lines, { ...choice, producer, released, ...(team === undefined ? {} : { secrets: team.secrets }) });
   } catch (e) {
     if (e instanceof FormatExportError) throw new CliError(`review export: ${e.message}`);
     throw e;

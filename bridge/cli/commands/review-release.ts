@@ -13,7 +13,8 @@ import { KeyError } from "../../../src/crypto/errors.js";
 import { parseFlags } from "../args.js";
 import { configFrom } from "../config.js";
 import { CliError, type CliCommand } from "../context.js";
-import { loadPack, refuseTeam } from "./review.js";
+import { loadPack } from "./review.js";
+import { teamUrlFrom } from "../../team/database-url.js";
 
 export const release: CliCommand = {
   help: `usage: evidence-bridge [--home DIR] [--pack FILE] review release ID --kind KIND --index N --reason CODE
@@ -30,7 +31,11 @@ nonce: the record, kept in review/releases.jsonl, reveals nothing of the value).
 export format carries it, once the review policy's number of distinct reviewers released it (four-eyes: 2).
 Never prints the value.`,
   async run(args, ctx) {
-    refuseTeam(ctx, "review release");
+    if (teamUrlFrom(ctx.globalFlags.team, ctx.io.env) !== undefined) {
+      throw new CliError(
+        'review release: not available against the team queue yet (--team or EVIDENCE_BRIDGE_TEAM_URL is set): the team chain holds decisions only, no release records, so a team export carries no released values (docs/team.md "Limits")',
+      );
+    }
     const { flags, positionals } = parseFlags(args, { kind: { type: "string" }, index: { type: "string" }, reason: { type: "string" }, reviewer: { type: "string" } });
     if (positionals.length !== 1) throw new CliError("review release: expected exactly one capsule id (64 hexadecimal digits, or a unique prefix of at least 6)");
     const kind = flags.kind;

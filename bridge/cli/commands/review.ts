@@ -70,13 +70,6 @@ const EXPORT_MAX_BYTES = 256 * 1024 * 1024;
 
 // ---- shared plumbing ------------------------------------------------------------------------------------------
 
-/** Commands that do not work against the team queue yet refuse `--team` / EVIDENCE_BRIDGE_TEAM_URL (docs/team.md). */
-export function refuseTeam(ctx: CliContext, command: string): void {
-  if (teamUrlFrom(ctx.globalFlags.team, ctx.io.env) !== undefined) {
-    throw new CliError(`${command}: not available against the team queue yet (--team or EVIDENCE_BRIDGE_TEAM_URL is set): run it without a team database on the local store (docs/team.md "Limits")`);
-  }
-}
-
 /** Runs a command body, turning the library's expected errors into one-line CLI errors prefixed by the command. */
 export async function guarded<T>(command: string, body: () => Promise<T>): Promise<T> {
   try {
@@ -480,9 +473,14 @@ export, naming each refused capsule. The last line is a checkpoint signed by the
 count and record digests, so a recipient can check that a later export's log extends this one ('review
 verify-export NEW --after OLDER'). Nothing is sent anywhere; recipients check the file with 'review verify-export'.
 
+With --team URL (or EVIDENCE_BRIDGE_TEAM_URL) the approved candidates of the verified team chain are written instead
+(four-eyes as the team's signed membership counts it; every format), each whole line checked by the outward
+vocabulary and then by the outward guard over every team capsule this member can open; the checkpoint is signed
+with this member's key (docs/team.md).
+
 ${FORMAT_HELP}`,
   async run(args, ctx) {
-    refuseTeam(ctx, "review export");
+    if (teamUrlFrom(ctx.globalFlags.team, ctx.io.env) !== undefined) return (await import("./review-team.js")).teamExport(args, ctx);
     const { flags, positionals } = parseFlags(args, { out: { type: "string" }, ...FORMAT_FLAGS });
     if (positionals.length > 0) throw new CliError(`review export: unexpected argument ${JSON.stringify(positionals[0])}`);
     if (typeof flags.out !== "string" || flags.out === "") throw new CliError("review export: --out FILE is required");

@@ -84,7 +84,8 @@ describePostgres("team queue through the CLI", () => describeShared("with the ex
     expect((await cli(lead, url, "review", "reject", target.slice(0, 12), "--reason", "false-positive")).stderr).toContain("a decision on the same bytes is final");
     const after = JSON.parse(ok(await cli(lead, url, "review", "list", "--json")).stdout) as { capsule_sha256: string; status: string; approvals: { met: boolean } }[];
     expect(after.find((r) => r.capsule_sha256 === target)).toMatchObject({ status: "APPROVED_FOR_RELEASE", approvals: { met: true } });
-    expect((await cli(rita, url, "review", "export", "--out", join(rita, "x"))).stderr).toContain("not available against the team queue yet");
+    expect(ok(await cli(rita, url, "review", "export", "--out", join(rita, "x"))).stdout).toMatch(/^exported 1 approved candidate of team /);
+    expect((await cli(rita, url, "review", "release", target.slice(0, 12), "--kind", "urls", "--index", "0", "--reason", "corroborated")).stderr).toContain("not available against the team queue yet");
 
     // the dump holds no capsule id, candidate digest, member name or capsule content
     const dump = pg.dump(db);
