@@ -10,7 +10,10 @@ import { defineConfig } from "vitest/config";
  * that leaves process-wide state changed, and test/vitest-isolation.test.ts checks that no shared file mocks a
  * module and that the guard catches a leak.
  */
-export const ISOLATED_FILES = ["test/capsules/assess/phone-list.test.ts"];
+export const ISOLATED_FILES = [
+  "test/capsules/assess/phone-list.test.ts",
+  "test/bridge/mcp/public-call-session.test.ts", // replaces bridge/mcp/server.js to prove public calls never load the SDK server
+];
 
 /**
  * Files that take longest (the type-check, the property tests, the crash and concurrency tests), started first, in
