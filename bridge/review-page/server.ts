@@ -34,6 +34,7 @@ import { StoreError } from "../../capsules/store/errors.js";
 import type { SealedStore } from "../../capsules/store/store.js";
 import { reasons } from "../cli/commands/review.js";
 import { ICON_SVG, PAGE_CSS } from "./assets.js";
+import { HttpRefusal, readForm, send } from "./http.js";
 import { capsuleIocValues, recordRelease, ReleaseError } from "../../capsules/release/index.js";
 import { esc } from "./html.js";
 import { isReviewReason } from "../../capsules/review/text-rules.js";
@@ -43,8 +44,6 @@ import { admit, csrfToken, csrfValid, LOOPBACK, newSession, SECURITY_HEADERS, ty
 import { page } from "./html.js";
 import { candidateView, messageView, pageWording, queueView, viewQuery, type ViewContext } from "./views.js";
 
-/** Largest decision form body. */
-const FORM_MAX_BYTES = 16 * 1024;
 const CAPSULE_PATH = /^\/c\/([0-9a-f]{64})(\/decide|\/value|\/release)?(?:\?(.*))?$/;
 
 export interface ReviewPageOptions {
@@ -61,44 +60,6 @@ export interface ReviewPage {
   url: string;
   port: number;
   close(): Promise<void>;
-}
-
-class HttpRefusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function send(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, "Content-Type": type, "Content-Length": String(Buffer.byteLength(body)), ...extra });
-  res.end(body);
-}
-
-function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  return new Promise((resolve, reject) => {
-    const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-    if (type !== "application/x-www-form-urlencoded") {
-      reject(new HttpRefusal(415, "expected a form (application/x-www-form-urlencoded)"));
-      req.resume();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    req.on("data", (c: Buffer) => {
-      total += c.length;
-      if (total > FORM_MAX_BYTES) {
-        reject(new HttpRefusal(413, `the form exceeds ${FORM_MAX_BYTES} bytes`));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on("end", () => resolve(new URLSearchParams(Buffer.concat(chunks).toString("utf8"))));
-    req.on("error", reject);
-  });
 }
 
 export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPage> {

@@ -26,11 +26,11 @@ import { decideOnTeam, teamQueue } from "../../capsules/team/team-review.js";
 import { readTeamState } from "../../capsules/team/team-state.js";
 import { readTeamView, type TeamView, type ViewMode } from "../../capsules/team/team-view.js";
 import { ICON_SVG, PAGE_CSS } from "./assets.js";
-import { admit, csrfToken, csrfValid, LOOPBACK, newSession, SECURITY_HEADERS, type Session } from "./guard.js";
+import { HttpRefusal, readForm, send } from "./http.js";
+import { admit, csrfToken, csrfValid, LOOPBACK, newSession, type Session } from "./guard.js";
 import { esc, page } from "./html.js";
 import { messageView, pageWording } from "./views.js";
 
-const FORM_MAX_BYTES = 16 * 1024;
 const CAPSULE_PATH = /^\/c\/([0-9a-f]{64})(\/decide)?(?:\?(.*))?$/;
 const SHORT = 12;
 /** The CSRF binding's view part: the team page has one view. */
@@ -48,44 +48,6 @@ export interface TeamReviewPage {
   url: string;
   port: number;
   close(): Promise<void>;
-}
-
-class HttpRefusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function send(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, "Content-Type": type, "Content-Length": String(Buffer.byteLength(body)), ...extra });
-  res.end(body);
-}
-
-function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  return new Promise((resolve, reject) => {
-    const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-    if (type !== "application/x-www-form-urlencoded") {
-      reject(new HttpRefusal(415, "expected a form (application/x-www-form-urlencoded)"));
-      req.resume();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    req.on("data", (c: Buffer) => {
-      total += c.length;
-      if (total > FORM_MAX_BYTES) {
-        reject(new HttpRefusal(413, `the form exceeds ${FORM_MAX_BYTES} bytes`));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on("end", () => resolve(new URLSearchParams(Buffer.concat(chunks).toString("utf8"))));
-    req.on("error", reject);
-  });
 }
 
 export async function startTeamReviewPage(opts: TeamReviewPageOptions): Promise<TeamReviewPage> {
