@@ -1,9 +1,11 @@
 /**
  * The HTTP plumbing both review pages share (the local store's and the team queue's): one answer writer that always
- * sends the page's security headers, a bounded reader of decision forms, and the refusal it throws.
+ * sends the page's security headers, a bounded reader of decision forms, the refusal it throws, and listening on
+ * loopback only / closing with every open connection.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { SECURITY_HEADERS } from "./guard.js";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { LOOPBACK, SECURITY_HEADERS } from "./guard.js";
 
 /** Largest decision form body. */
 export const FORM_MAX_BYTES = 16 * 1024;
@@ -47,3 +49,22 @@ export function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   });
 }
 
+
+/** Listens on 127.0.0.1 only (`port` 0 picks a free one) and resolves to the port, or rejects with the listen error. */
+export function listenOnLoopback(server: Server, port: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ host: LOOPBACK, port, exclusive: true }, () => {
+      server.off("error", reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Stops listening and drops every open connection (a kept-alive browser tab would otherwise hold the close). */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

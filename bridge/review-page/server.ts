@@ -12,7 +12,6 @@
  *     GET  /assets/page.css, /assets/icon.svg   the stylesheet and the tab icon
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { IntelligencePack } from "../../published/pack/types.js";
 import {
   countedKeys,
@@ -34,7 +33,7 @@ import { StoreError } from "../../capsules/store/errors.js";
 import type { SealedStore } from "../../capsules/store/store.js";
 import { reasons } from "../cli/commands/review.js";
 import { ICON_SVG, PAGE_CSS } from "./assets.js";
-import { HttpRefusal, readForm, send } from "./http.js";
+import { closeServer, HttpRefusal, listenOnLoopback, readForm, send } from "./http.js";
 import { capsuleIocValues, recordRelease, ReleaseError } from "../../capsules/release/index.js";
 import { esc } from "./html.js";
 import { isReviewReason } from "../../capsules/review/text-rules.js";
@@ -292,22 +291,11 @@ export async function startReviewPage(opts: ReviewPageOptions): Promise<ReviewPa
     return { ok: true, text: `Recorded ${shown.text} as record #${r.seq} by ${r.reviewer.name} at ${r.decided_at}, signed with ${r.reviewer.fingerprint.slice(0, 20)}…` };
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen({ host: LOOPBACK, port: opts.port, exclusive: true }, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOnLoopback(server, opts.port);
   session = newSession(port);
   return {
     url: `http://${LOOPBACK}:${port}/${session.token}/`,
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => closeServer(server),
   };
 }

@@ -16,7 +16,6 @@
  * views (a member publishes the default view), IOC values and releases.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { approvalsText, reasonOf, REVIEW_REASONS, ReviewError, VERB_DECISIONS, type ReviewReason } from "../../capsules/review/index.js";
 import { isReviewReason } from "../../capsules/review/text-rules.js";
 import { TeamError } from "../../capsules/team/errors.js";
@@ -26,7 +25,7 @@ import { decideOnTeam, teamQueue } from "../../capsules/team/team-review.js";
 import { readTeamState } from "../../capsules/team/team-state.js";
 import { readTeamView, type TeamView, type ViewMode } from "../../capsules/team/team-view.js";
 import { ICON_SVG, PAGE_CSS } from "./assets.js";
-import { HttpRefusal, readForm, send } from "./http.js";
+import { closeServer, HttpRefusal, listenOnLoopback, readForm, send } from "./http.js";
 import { admit, csrfToken, csrfValid, LOOPBACK, newSession, type Session } from "./guard.js";
 import { esc, page } from "./html.js";
 import { messageView, pageWording } from "./views.js";
@@ -210,22 +209,11 @@ ${history}
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen({ host: LOOPBACK, port: opts.listenPort, exclusive: true }, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOnLoopback(server, opts.listenPort);
   session = newSession(port);
   return {
     url: `http://${LOOPBACK}:${port}/${session.token}/`,
     port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => closeServer(server),
   };
 }
