@@ -5,13 +5,11 @@
  * decision without its CSRF token, with a note, or from an investigator is refused; a decision made on the CLI shows
  * on the page; `review serve --team` through the CLI prints the team page's URL and stops at the end of stdin.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { runCli, type RunResult } from "../../helpers/cli.js";
+import { joinTeam, ok, teamCli } from "../../helpers/team-cli.js";
 import { describePostgres, startPostgres, databaseName, type PgServer } from "../../helpers/postgres.js";
 import { describeShared } from "../../helpers/shared.js";
-import { exampleCapsules, PACK_FILE, removeHomes, storeWith, tempHome } from "../../capsules/feed/store-fixtures.js";
+import { exampleCapsules, removeHomes, storeWith, tempHome } from "../../capsules/feed/store-fixtures.js";
 import { loadMemberKeys } from "../../../capsules/team/member-keys.js";
 import { openTeamQueue } from "../../../bridge/team/postgres-queue.js";
 import { startTeamReviewPage, type TeamReviewPage } from "../../../bridge/review-page/team-server.js";
@@ -31,22 +29,7 @@ describePostgres("review serve --team", () => describeShared("with the example c
     await pg?.close();
   });
 
-  const cli = (home: string, url: string | undefined, ...args: string[]): Promise<RunResult> =>
-    runCli(["--home", home, ...(url === undefined ? [] : ["--team", url]), ...args], { env: { EVIDENCE_BRIDGE_PACK: PACK_FILE } });
-  const ok = (r: RunResult): RunResult => {
-    expect(r.stderr.replace(/^member fingerprint.*\n$/, "")).toBe("");
-    expect(r.code).toBe(0);
-    return r;
-  };
-
-  async function joinAs(admin: string, url: string, home: string, name: string, role: string): Promise<string> {
-    writeFileSync(join(home, "request"), ok(await cli(home, undefined, "team", "join", "--name", name)).stdout);
-    const invite = await cli(admin, url, "team", "invite", join(home, "request"), "--role", role);
-    expect(invite.code).toBe(0);
-    writeFileSync(join(home, "invitation"), invite.stdout);
-    ok(await cli(home, undefined, "team", "join", join(home, "invitation")));
-    return home;
-  }
+  const cli = teamCli;
 
   async function pageFor(home: string, url: string): Promise<TeamReviewPage> {
     const port: TeamQueuePort = await openTeamQueue(url, { create: false });
@@ -62,10 +45,12 @@ describePostgres("review serve --team", () => describeShared("with the example c
     const url = await pg.database();
     const lead = tempHome("team-lead");
     ok(await cli(lead, undefined, "team", "init", "--database", url, "--name", "Lea Lead", "--approvals", "2"));
-    const rita = await joinAs(lead, url, tempHome("team-rita"), "Rita Reviewer", "reviewer");
-    const rob = await joinAs(lead, url, tempHome("team-rob"), "Rob Reviewer", "reviewer");
+    const rita = tempHome("team-rita");
+    await joinTeam(lead, url, rita, "Rita Reviewer", "reviewer");
+    const rob = tempHome("team-rob");
+    await joinTeam(lead, url, rob, "Rob Reviewer", "reviewer");
     const { home: ivan } = await storeWith("team-ivan", exampleCapsules());
-    await joinAs(lead, url, ivan, "Ivan Investigator", "investigator");
+    await joinTeam(lead, url, ivan, "Ivan Investigator", "investigator");
     ok(await cli(ivan, url, "team", "sync"));
     const rows = JSON.parse(ok(await cli(lead, url, "review", "list", "--json")).stdout) as { capsule_sha256: string; candidate_sha256: string }[];
     expect(rows.length).toBeGreaterThan(1);

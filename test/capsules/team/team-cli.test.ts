@@ -8,10 +8,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { runCli, type RunResult } from "../../helpers/cli.js";
+import { joinTeam, ok, teamCli } from "../../helpers/team-cli.js";
 import { describePostgres, startPostgres, databaseName, type PgServer } from "../../helpers/postgres.js";
 import { describeShared } from "../../helpers/shared.js";
-import { exampleCapsules, PACK_FILE, removeHomes, storeWith, tempHome } from "../feed/store-fixtures.js";
+import { exampleCapsules, removeHomes, storeWith, tempHome } from "../feed/store-fixtures.js";
 
 afterAll(removeHomes);
 
@@ -24,24 +24,11 @@ describePostgres("team queue through the CLI", () => describeShared("with the ex
     await pg?.close();
   });
 
-  const cli = (home: string, url: string | undefined, ...args: string[]): Promise<RunResult> =>
-    runCli(["--home", home, ...(url === undefined ? [] : ["--team", url]), ...args], { env: { EVIDENCE_BRIDGE_PACK: PACK_FILE } });
-  const ok = (r: RunResult): RunResult => {
-    expect(r.stderr.replace(/^member fingerprint.*\n$/, "")).toBe("");
-    expect(r.code).toBe(0);
-    return r;
-  };
+  const cli = teamCli;
 
   async function joinAs(admin: string, url: string, name: string, role: string): Promise<string> {
     const home = tempHome(`team-${role}`);
-    const request = ok(await cli(home, undefined, "team", "join", "--name", name)).stdout;
-    const reqFile = join(home, "request");
-    writeFileSync(reqFile, request);
-    const invite = await cli(admin, url, "team", "invite", reqFile, "--role", role);
-    expect(invite.code).toBe(0);
-    const invFile = join(home, "invitation");
-    writeFileSync(invFile, invite.stdout);
-    expect(ok(await cli(home, undefined, "team", "join", invFile)).stdout).toMatch(new RegExp(`^joined team [0-9a-f]{32} as ${name} \\(${role}\\)`));
+    expect((await joinTeam(admin, url, home, name, role)).stdout).toMatch(new RegExp(`^joined team [0-9a-f]{32} as ${name} \\(${role}\\)`));
     return home;
   }
 

@@ -5,13 +5,13 @@
  * hostile member with a capsule's private value in it, approved by two reviewers: the export refuses (the form guard
  * over the team capsules in the library, the outward vocabulary first in the CLI) and writes nothing.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { runCli, type RunResult } from "../../helpers/cli.js";
+import { joinTeam, ok, teamCli } from "../../helpers/team-cli.js";
 import { describePostgres, startPostgres, type PgServer } from "../../helpers/postgres.js";
 import { describeShared } from "../../helpers/shared.js";
-import { exampleCapsules, PACK_FILE, removeHomes, storeWith, tempHome, testPack } from "../feed/store-fixtures.js";
+import { exampleCapsules, removeHomes, storeWith, tempHome, testPack } from "../feed/store-fixtures.js";
 import { capsulePrivateValues } from "../../../capsules/guard/private-values.js";
 import { openCapsuleBytes } from "../../../capsules/pipeline/open.js";
 import { loadMemberKeys } from "../../../capsules/team/member-keys.js";
@@ -34,34 +34,20 @@ describePostgres("review export --team", () => describeShared("with the example 
     await pg?.close();
   });
 
-  const cli = (home: string, url: string | undefined, ...args: string[]): Promise<RunResult> =>
-    runCli(["--home", home, ...(url === undefined ? [] : ["--team", url]), ...args], { env: { EVIDENCE_BRIDGE_PACK: PACK_FILE } });
-  const ok = (r: RunResult): RunResult => {
-    expect(r.stderr.replace(/^member fingerprint.*\n$/, "")).toBe("");
-    expect(r.code).toBe(0);
-    return r;
-  };
-
-  async function join_(admin: string, url: string, home: string, name: string, role: string): Promise<string> {
-    const request = ok(await cli(home, undefined, "team", "join", "--name", name)).stdout;
-    writeFileSync(join(home, "request"), request);
-    const invite = await cli(admin, url, "team", "invite", join(home, "request"), "--role", role);
-    expect(invite.code).toBe(0);
-    writeFileSync(join(home, "invitation"), invite.stdout);
-    ok(await cli(home, undefined, "team", "join", join(home, "invitation")));
-    return home;
-  }
+  const cli = teamCli;
 
   test("approved candidates under four-eyes, verified, no private value; a planted value refuses the export", { timeout: 300_000 }, async () => {
     const url = await pg.database();
     const lead = tempHome("team-lead");
     ok(await cli(lead, undefined, "team", "init", "--database", url, "--name", "Lea Lead", "--approvals", "2"));
-    const rita = await join_(lead, url, tempHome("team-rita"), "Rita Reviewer", "reviewer");
-    const rob = await join_(lead, url, tempHome("team-rob"), "Rob Reviewer", "reviewer");
+    const rita = tempHome("team-rita");
+    await joinTeam(lead, url, rita, "Rita Reviewer", "reviewer");
+    const rob = tempHome("team-rob");
+    await joinTeam(lead, url, rob, "Rob Reviewer", "reviewer");
     const capsules = exampleCapsules();
     const held = capsules[0];
     const { home: ivan } = await storeWith("team-ivan", capsules.slice(1));
-    await join_(lead, url, ivan, "Ivan Investigator", "investigator");
+    await joinTeam(lead, url, ivan, "Ivan Investigator", "investigator");
     ok(await cli(ivan, url, "team", "sync"));
 
     const rows = JSON.parse(ok(await cli(rita, url, "review", "list", "--json")).stdout) as { capsule_sha256: string; candidate_sha256: string }[];
