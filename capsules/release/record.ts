@@ -24,7 +24,7 @@ import { bytesToHex, hexToBytes, sha256Hex } from "../../src/hash.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../src/json/value.js";
 import type { SigningKey } from "../../src/crypto/sign.js";
 import { IOC_KINDS, type IocKind } from "../../published/pack/vocabulary.js";
-import { isDecisionTime, reviewerSignatureProblem, type ReviewerIdentity } from "../review/record.js";
+import { closedRecordReader, isDecisionTime, reviewerSignatureProblem, type ReviewerIdentity } from "../review/record.js";
 import { isReviewReason, recordedNameProblem, REVIEW_REASONS, type ReviewReason } from "../review/text-rules.js";
 
 export const RELEASE_RECORD_SCHEMA = "evidence-bridge-release-record/v1";
@@ -105,16 +105,7 @@ export function releaseSignatureProblem(r: ReleaseRecord): string | undefined {
   return reviewerSignatureProblem(r.reviewer, signingMessage(r), r.signature);
 }
 
-function closed(o: JsonObject, names: readonly string[], path: string): void {
-  for (const k of o.keys()) if (!names.includes(k)) throw new ReleaseShapeError(path, "unknown member (release records are closed objects)");
-  for (const k of names) if (!o.has(k)) throw new ReleaseShapeError(`${path}.${k}`, "missing member");
-}
-
-function str(o: JsonObject, key: string, path: string, re: RegExp, what: string): string {
-  const v = o.get(key);
-  if (typeof v !== "string" || !re.test(v)) throw new ReleaseShapeError(`${path}.${key}`, `expected ${what}`);
-  return v;
-}
+const { members: closed, str } = closedRecordReader((path, rule) => new ReleaseShapeError(path, rule), "release records");
 
 /** Reads a record from the strict JSON value model; throws {@link ReleaseShapeError}. */
 export function releaseFromJson(v: JsonValue, path = "release"): ReleaseRecord {

@@ -204,16 +204,26 @@ export function reviewerSignatureProblem(reviewer: Pick<ReviewerIdentity, "publi
   return undefined;
 }
 
-function members(o: JsonObject, names: readonly string[], path: string): void {
-  for (const k of o.keys()) if (!names.includes(k)) throw new RecordShapeError(path, "unknown member (records are closed objects)");
-  for (const k of names) if (!o.has(k)) throw new RecordShapeError(`${path}.${k}`, "missing member");
+/**
+ * The closed-object reading that signed records share (review records here, release records in capsules/release):
+ * exactly the named members, and strings matching a pattern; problems are thrown as `fail` makes them, naming the
+ * path and the rule. `noun` names the records in the unknown-member rule.
+ */
+export function closedRecordReader(fail: (path: string, rule: string) => Error, noun: string) {
+  return {
+    members(o: JsonObject, names: readonly string[], path: string): void {
+      for (const k of o.keys()) if (!names.includes(k)) throw fail(path, `unknown member (${noun} are closed objects)`);
+      for (const k of names) if (!o.has(k)) throw fail(`${path}.${k}`, "missing member");
+    },
+    str(o: JsonObject, key: string, path: string, re: RegExp, what: string): string {
+      const v = o.get(key);
+      if (typeof v !== "string" || !re.test(v)) throw fail(`${path}.${key}`, `expected ${what}`);
+      return v;
+    },
+  };
 }
 
-function str(o: JsonObject, key: string, path: string, re: RegExp, what: string): string {
-  const v = o.get(key);
-  if (typeof v !== "string" || !re.test(v)) throw new RecordShapeError(`${path}.${key}`, `expected ${what}`);
-  return v;
-}
+const { members, str } = closedRecordReader((path, rule) => new RecordShapeError(path, rule), "records");
 
 /** Reads a v1 or v2 record from the strict JSON value model; throws {@link RecordShapeError}. */
 export function recordFromJson(value: JsonValue, path = "record"): ReviewRecord {
